@@ -1,0 +1,117 @@
+package dev.detour.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.Function;
+
+/**
+ * Reads {@link DetourConfig} from environment variables, with system properties of the same name
+ * in lower-case dotted form ({@code DETOUR_DB_URL} → {@code detour.db.url}) taking precedence.
+ * Every bad value fails with one line naming the variable (SPEC O-1).
+ */
+public final class ConfigLoader {
+    private final Function<String, String> lookup;
+
+    public ConfigLoader(Map<String, String> env, Properties props) {
+        this.lookup = name -> {
+            String fromProps = props.getProperty(name.toLowerCase().replace('_', '.'));
+            return fromProps != null ? fromProps : env.get(name);
+        };
+    }
+
+    public static DetourConfig fromSystem() {
+        return new ConfigLoader(System.getenv(), System.getProperties()).load();
+    }
+
+    public DetourConfig load() {
+        return new DetourConfig(
+                text("DETOUR_BIND").orElse("127.0.0.1"),
+                integer("DETOUR_PORT", 8080, 0, 65535),
+                Path.of(text("DETOUR_DATA_DIR").orElse("./data")).toAbsolutePath().normalize(),
+                text("DETOUR_DB_URL").map(this::jdbcUrl),
+                text("DETOUR_DB_USER"),
+                text("DETOUR_DB_PASSWORD"),
+                text("DETOUR_MASTER_KEY").map(this::masterKey),
+                text("DETOUR_ADMIN_PASSWORD").map(this::adminPassword),
+                text("DETOUR_ADMIN_TOKEN").map(this::adminToken),
+                Duration.ofSeconds(integer("DETOUR_CONNECT_TIMEOUT_SECONDS", 20, 1, 600)),
+                Duration.ofSeconds(integer("DETOUR_READ_TIMEOUT_SECONDS", 180, 1, 3600)),
+                Duration.ofSeconds(integer("DETOUR_RECOVERY_TICK_SECONDS", 30, 1, 3600)),
+                text("DETOUR_TRUSTED_PROXIES").map(this::proxies).orElse(List.of()),
+                Duration.ofSeconds(integer("DETOUR_SHUTDOWN_GRACE_SECONDS", 30, 0, 3600)));
+    }
+
+    private Optional<String> text(String name) {
+        String value = lookup.apply(name);
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+    }
+
+    private int integer(String name, int fallback, int min, int max) {
+        Optional<String> raw = text(name);
+        if (raw.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int value = Integer.parseInt(raw.get());
+            if (value < min || value > max) {
+                throw fail(name, "must be between " + min + " and " + max + ", got " + value);
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw fail(name, "must be a whole number, got '" + raw.get() + "'");
+        }
+    }
+
+    private String jdbcUrl(String url) {
+        if (!url.startsWith("jdbc:mariadb:") && !url.startsWith("jdbc:mysql:")) {
+            throw fail("DETOUR_DB_URL", "must be a jdbc:mariadb:// URL");
+        }
+        return url;
+    }
+
+    private byte[] masterKey(String value) {
+        try {
+            byte[] key = Base64.getDecoder().decode(value);
+            if (key.length != 32) {
+                throw fail("DETOUR_MASTER_KEY", "must decode to 32 bytes, got " + key.length);
+            }
+            return key;
+        } catch (IllegalArgumentException e) {
+            throw fail("DETOUR_MASTER_KEY", "must be base64");
+        }
+    }
+
+    private String adminPassword(String value) {
+        if (value.length() < 8) {
+            throw fail("DETOUR_ADMIN_PASSWORD", "must be at least 8 characters");
+        }
+        return value;
+    }
+
+    private String adminToken(String value) {
+        if (value.length() < 16) {
+            throw fail("DETOUR_ADMIN_TOKEN", "must be at least 16 characters");
+        }
+        return value;
+    }
+
+    private List<String> proxies(String value) {
+        List<String> list = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        for (String entry : list) {
+            if (!entry.matches("[0-9a-fA-F:.]+(/\\d{1,3})?")) {
+                throw fail("DETOUR_TRUSTED_PROXIES", "'" + entry + "' is not an IP address or CIDR range");
+            }
+        }
+        return list;
+    }
+
+    private static ConfigException fail(String name, String problem) {
+        return new ConfigException(name + ": " + problem);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.detour.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything Detour reads from its environment (SPEC O-1). Built once at start-up by
+ * {@link ConfigLoader}; immutable afterwards.
+ */
+public record DetourConfig(
+        String bind,
+        int port,
+        Path dataDir,
+        Optional<String> dbUrl,
+        Optional<String> dbUser,
+        Optional<String> dbPassword,
+        Optional<byte[]> masterKey,
+        Optional<String> adminPassword,
+        Optional<String> adminToken,
+        Duration connectTimeout,
+        Duration readTimeout,
+        Duration recoveryTick,
+        List<String> trustedProxies,
+        Duration shutdownGrace) {
+
+    public boolean embeddedDatabase() {
+        return dbUrl.isEmpty();
+    }
+
+    /** A config for tests and tools: defaults, with the given data dir and port. */
+    public static DetourConfig defaults(Path dataDir, int port) {
+        return new DetourConfig("127.0.0.1", port, dataDir, Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Duration.ofSeconds(20), Duration.ofSeconds(180), Duration.ofSeconds(30),
+                List.of(), Duration.ofSeconds(30));
+    }
+
+    public DetourConfig withDatabase(String url, String user, String password) {
+        return new DetourConfig(bind, port, dataDir, Optional.of(url), Optional.ofNullable(user),
+                Optional.ofNullable(password), masterKey, adminPassword, adminToken, connectTimeout,
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace);
+    }
+
+    public DetourConfig withSecrets(byte[] key, String password, String token) {
+        return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, Optional.of(key),
+                Optional.ofNullable(password), Optional.ofNullable(token), connectTimeout,
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace);
+    }
+
+    public DetourConfig withTimeouts(Duration connect, Duration read) {
+        return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey,
+                adminPassword, adminToken, connect, read, recoveryTick, trustedProxies, shutdownGrace);
+    }
+}

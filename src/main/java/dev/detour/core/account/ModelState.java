@@ -1,0 +1,42 @@
+package dev.detour.core.account;
+
+import java.time.Instant;
+
+/**
+ * One row of the account-models table: created on first failure or manual pause, deleted on
+ * success unless paused. rateLimitResetAt is the uncapped reset hint kept for the ledger (C-7).
+ */
+public record ModelState(
+        long accountId,
+        String modelKey,
+        ModelStatus status,
+        int transientFailureCount,
+        Instant cooldownUntil,
+        Instant rateLimitResetAt,
+        int semanticStreakCount,
+        String semanticStreakFingerprint,
+        String lastFailureKind,
+        String lastFailureMessage,
+        String lastFailureResponse,
+        Instant createdAt,
+        Instant updatedAt) {
+
+    public static ModelState fresh(long accountId, String modelKey, ModelStatus status, Instant now) {
+        return new ModelState(accountId, modelKey, status, 0, null, null, 0, null, null, null, null, now, now);
+    }
+
+    public boolean coolingAt(Instant now) {
+        return cooldownUntil != null && cooldownUntil.isAfter(now);
+    }
+
+    /** Unavailable for the escalation check and the badge: cooling, error or paused. */
+    public boolean unavailableAt(Instant now) {
+        return status != ModelStatus.OK || coolingAt(now);
+    }
+
+    /** Has something for 解除 / clear-all to clear: a failure trace and not paused. */
+    public boolean hasSomethingToClear() {
+        return status != ModelStatus.PAUSED && (status == ModelStatus.ERROR || transientFailureCount > 0
+                || cooldownUntil != null || semanticStreakCount > 0 || lastFailureKind != null);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.detour.server;
+
+import java.util.Map;
+import jakarta.servlet.http.HttpServlet;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.VirtualThreads;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/** Builds an unstarted Jetty server from path-spec → servlet routes; tests start it on port 0. */
+public final class JettyServer {
+    private JettyServer() {
+    }
+
+    public static Server newServer(String bind, int port, Map<String, HttpServlet> routes) {
+        QueuedThreadPool threads = new QueuedThreadPool(400, 8);
+        threads.setName("detour-http");
+        // Virtual threads only where the JVM has them: passing an executor on 17 throws.
+        if (VirtualThreads.areSupported()) {
+            threads.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("detour-vt"));
+        }
+        Server server = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendDateHeader(false);
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost(bind);
+        connector.setPort(port);
+        connector.setIdleTimeout(300_000);
+        server.addConnector(connector);
+
+        ServletContextHandler context = new ServletContextHandler(ServletContextHandler.SESSIONS);
+        context.setContextPath("/");
+        routes.forEach((pathSpec, servlet) -> context.addServlet(new ServletHolder(servlet), pathSpec));
+        server.setHandler(context);
+        server.setStopTimeout(30_000);
+        return server;
+    }
+
+    public static int port(Server server) {
+        return ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+    }
+}
