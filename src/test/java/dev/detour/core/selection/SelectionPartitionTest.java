@@ -272,4 +272,21 @@ class SelectionPartitionTest {
         assertEquals(List.of(1L), plan.candidates().stream().map(Candidate::accountId).toList());
         assertEquals(ReasonCode.REJECTED_COOLING, plan.rejectionOf(2));
     }
+
+    @Test
+    void everyAccountOfThePoolIsEitherPlannedOrRejectedExactlyOnce() {
+        List<Account> pool = List.of(sol(1), account(2).disabled().build(), account(3).serves("glm-5.3").build(),
+                sol(4), sol(5), account(6).families(EndpointFamily.MESSAGES).build(), sol(7));
+        List<ModelState> rows = List.of(modelState(4, "upstream-sol", ModelStatus.PAUSED, null),
+                coolingModel(5, "upstream-sol", SOON));
+
+        Plan plan = plan(SOL, pool, rows);
+
+        List<Long> seen = new java.util.ArrayList<>(plan.candidates().stream().map(Candidate::accountId).toList());
+        plan.rejections().forEach(r -> seen.add(r.accountId()));
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L), seen.stream().sorted().toList());
+        assertEquals(List.of(ReasonCode.REJECTED_ACCOUNT_STATUS, ReasonCode.REJECTED_MODEL_UNMAPPED,
+                ReasonCode.REJECTED_CONTRACT_MISMATCH, ReasonCode.REJECTED_MODEL_PAUSED, ReasonCode.REJECTED_COOLING),
+                plan.rejections().stream().map(Rejection::reason).toList());
+    }
 }
