@@ -1,0 +1,115 @@
+package dev.detour.core.selection;
+
+import dev.detour.core.account.AccountFailureState;
+import dev.detour.core.account.ModelState;
+import dev.detour.core.account.ModelStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * S-1 steps 5–6 (seed: "The partition decision order"): a paused or error model row drops the
+ * route outright — a verdict, not a wait, so no probe fallback; an unexpired account block
+ * (retry/cooldown/breaker), model cooldown or group halt makes it cooling, recovering at the
+ * later of those timestamps; everything else is eligible.
+ */
+final class Partition {
+    /** A cooling route; {@code haltedUntil} is set when its group is halted (S-9). */
+    record Cooled(Route route, Instant until, Instant haltedUntil) {
+        boolean halted() {
+            return haltedUntil != null;
+        }
+
+        Rejection rejection() {
+            ReasonCode reason = halted() ? ReasonCode.REJECTED_GROUP_HALTED : ReasonCode.REJECTED_COOLING;
+            return new Rejection(route.account().id(), reason, until);
+        }
+    }
+
+    private final List<Route> eligible = new ArrayList<>();
+    private final List<Cooled> cooling = new ArrayList<>();
+    private final List<Rejection> dropped = new ArrayList<>();
+
+    private Partition() {
+    }
+
+    static Partition of(List<Route> routes, SelectionRequest request,
+            Map<ModelStateKey, ModelState> modelStates, Instant now) {
+        Partition partition = new Partition();
+        for (Route route : routes) {
+            partition.place(route, stateOf(route, modelStates), request.group(route.account().groupId()), now);
+        }
+        return partition;
+    }
+
+    /** Step 5: keyed by (account, model key); a request without a model consults no model state. */
+    private static ModelState stateOf(Route route, Map<ModelStateKey, ModelState> modelStates) {
+        if (route.modelKey() == null || modelStates == null) {
+            return null;
+        }
+        return modelStates.get(new ModelStateKey(route.account().id(), route.modelKey()));
+    }
+
+    private void place(Route route, ModelState state, GroupView group, Instant now) {
+        if (state != null && state.status() == ModelStatus.PAUSED) {
+            dropped.add(new Rejection(route.account().id(), ReasonCode.REJECTED_MODEL_PAUSED));
+        } else if (state != null && state.status() == ModelStatus.ERROR) {
+            dropped.add(new Rejection(route.account().id(), ReasonCode.REJECTED_MODEL_ERROR));
+        } else {
+            Instant until = recoveryTime(route, state, group);
+            if (until != null && until.isAfter(now)) {
+                cooling.add(new Cooled(route, until, group.haltedAt(now) ? group.haltedUntil() : null));
+            } else {
+                eligible.add(route);
+            }
+        }
+    }
+
+    /** The later of account block, model cooldown and group halt; it lies ahead iff any of them does. */
+    private static Instant recoveryTime(Route route, ModelState state, GroupView group) {
+        AccountFailureState failure = route.account().failure();
+        Instant until = failure == null ? null : failure.blockedUntil();
+        if (state != null) {
+            until = AccountFailureState.later(until, state.cooldownUntil());
+        }
+        return AccountFailureState.later(until, group.haltedUntil());
+    }
+
+    List<Route> eligible() {
+        return eligible;
+    }
+
+    List<Cooled> cooling() {
+        return cooling;
+    }
+
+    List<Rejection> dropped() {
+        return dropped;
+    }
+
+    /**
+     * S-2: the cooling route recovering soonest, ties to the earlier one in pool order; only
+     * time-based cooldowns compete — a halted group's routes wait for the halt (S-9). Null if none.
+     */
+    Cooled soonestRecovering() {
+        Cooled best = null;
+        for (Cooled c : cooling) {
+            if (!c.halted() && (best == null || c.until().isBefore(best.until()))) {
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    /** When the earliest halted group lifts its halt: the Retry-After of {@code route_pool.halted}. */
+    Instant earliestHaltEnd() {
+        Instant earliest = null;
+        for (Cooled c : cooling) {
+            if (c.halted() && (earliest == null || c.haltedUntil().isBefore(earliest))) {
+                earliest = c.haltedUntil();
+            }
+        }
+        return earliest;
+    }
+}

@@ -1,0 +1,48 @@
+package dev.detour.core.selection;
+
+/**
+ * Every stable, machine-readable decision reason of SPEC §5 (the UI translates them). The wire
+ * form is the lower-snake name, e.g. {@code selected_priority}.
+ */
+public enum ReasonCode {
+    SELECTED_PRIORITY,
+    SELECTED_WEIGHTED,
+    SELECTED_LOWEST_PRICE,
+    SELECTED_MOST_STABLE,
+    SELECTED_FASTEST,
+    SELECTED_BALANCED,
+    SELECTED_MANUAL_ORDER,
+    KEPT_SESSION_AFFINITY,
+    KEPT_CACHE_AFFINITY,
+    PROBE_FALLBACK_SOONEST_RECOVERY,
+    CAPACITY_OVERFLOW_TO_NEXT,
+    REJECTED_MODEL_NOT_ALLOWED,
+    REJECTED_GROUP_SCOPE,
+    REJECTED_RATIO_CEILING,
+    REJECTED_CONTRACT_MISMATCH,
+    REJECTED_MODEL_UNMAPPED,
+    REJECTED_MODEL_PAUSED,
+    REJECTED_MODEL_ERROR,
+    REJECTED_COOLING,
+    REJECTED_ACCOUNT_STATUS,
+    REJECTED_ADMIN_BLOCK,
+    REJECTED_GROUP_HALTED,
+    RETRY_SAME_ACCOUNT,
+    SWITCHED_AFTER_FAILURE,
+    RETRY_STOPPED_AFTER_COMMIT,
+    RETURNED_CLIENT_ERROR;
+
+    public String wire() {
+        return name().toLowerCase();
+    }
+
+    /** The code for a stored wire value, or null when it is unknown (an older or newer build wrote it). */
+    public static ReasonCode fromWire(String value) {
+        for (ReasonCode c : values()) {
+            if (c.wire().equals(value)) {
+                return c;
+            }
+        }
+        return null;
+    }
+}

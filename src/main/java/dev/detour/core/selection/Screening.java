@@ -1,0 +1,103 @@
+package dev.detour.core.selection;
+
+import dev.detour.core.account.Account;
+import dev.detour.core.account.AccountStatus;
+import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.account.ModelKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * S-1 steps 1–4 over the whole pool, one account at a time, each left-out account recorded with
+ * the first step that dropped it. Steps 2–4 are also judged for accounts outside the key's group
+ * scope, only to tell "the key's policy removed every route" (K-2) from "nothing serves this".
+ */
+final class Screening {
+    private final List<Route> routes = new ArrayList<>();
+    private final List<Rejection> rejections = new ArrayList<>();
+    private int capableInScope;
+    private boolean outOfScopeWouldServe;
+
+    private Screening() {
+    }
+
+    static Screening of(SelectionRequest request, List<Account> accounts) {
+        Screening screening = new Screening();
+        for (Account account : accounts) {
+            screening.screen(account, request);
+        }
+        return screening;
+    }
+
+    private void screen(Account account, SelectionRequest request) {
+        ReasonCode unserved = unservedReason(account, request.family());
+        Route route = unserved == null ? routeFor(account, request.requestedModel()) : null;
+        if (!request.keyPolicy().allowsGroup(account.groupId())) {
+            outOfScopeWouldServe |= route != null;
+            reject(account, ReasonCode.REJECTED_GROUP_SCOPE);
+        } else if (unserved != null) {
+            reject(account, unserved);
+        } else if (route == null) {
+            capableInScope++;
+            reject(account, ReasonCode.REJECTED_MODEL_UNMAPPED);
+        } else {
+            capableInScope++;
+            routes.add(route);
+        }
+    }
+
+    /** Steps 2 and 3: the load filter, then the endpoint-family capability. */
+    private static ReasonCode unservedReason(Account account, EndpointFamily family) {
+        if (!isLoadable(account)) {
+            return ReasonCode.REJECTED_ACCOUNT_STATUS;
+        }
+        Set<EndpointFamily> families = account.families() != null
+                ? account.families() : account.platform().defaultFamilies();
+        return families.contains(family) ? null : ReasonCode.REJECTED_CONTRACT_MISMATCH;
+    }
+
+    /** Step 2: enabled, not archived, status ok (not even warning), quota unknown or left. */
+    static boolean isLoadable(Account account) {
+        return account.enabled() && !account.archived() && account.status() == AccountStatus.OK
+                && (account.quotaRemaining() == null || account.quotaRemaining() > 0);
+    }
+
+    /** Step 4: the upstream name and model key, or null when the account does not serve the model. */
+    private static Route routeFor(Account account, String requestedModel) {
+        if (requestedModel == null) {
+            return new Route(account, null, null);
+        }
+        return account.mappings().upstreamNameFor(requestedModel)
+                .map(upstream -> new Route(account, upstream, ModelKey.of(upstream)))
+                .orElse(null);
+    }
+
+    private void reject(Account account, ReasonCode reason) {
+        rejections.add(new Rejection(account.id(), reason));
+    }
+
+    List<Route> routes() {
+        return routes;
+    }
+
+    List<Rejection> rejections() {
+        return rejections;
+    }
+
+    /**
+     * Null when some route survived. Otherwise K-2's {@code no_eligible_route} when an account
+     * outside the key's scope would have served it; else {@code no_accounts} when steps 2–3 left
+     * nothing (the seed: the capability filter emptying the pool is "no accounts"), else
+     * {@code model_unmatched}.
+     */
+    PoolErrorCode error() {
+        if (!routes.isEmpty()) {
+            return null;
+        }
+        if (outOfScopeWouldServe) {
+            return PoolErrorCode.NO_ELIGIBLE_ROUTE;
+        }
+        return capableInScope == 0 ? PoolErrorCode.NO_ACCOUNTS : PoolErrorCode.MODEL_UNMATCHED;
+    }
+}

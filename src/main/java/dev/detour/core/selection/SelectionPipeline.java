@@ -1,0 +1,83 @@
+package dev.detour.core.selection;
+
+import dev.detour.core.account.Account;
+import dev.detour.core.account.ModelState;
+import dev.detour.core.keys.KeyStrategy;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * SPEC S-1/S-2 as one pure function of (request, pool, model states, now, random). The order is
+ * fixed (seed: "the order cannot be changed"): key authorization → load filter → endpoint family
+ * → model filter + model key → model state by (account, model key) → partition → ranking, or the
+ * S-2 probe fallback when nothing is eligible.
+ *
+ * <p>When some route is eligible the plan holds only the eligible routes, ranked; cooling routes
+ * are not appended behind them (they are recorded as {@code rejected_cooling}): the attempt loop
+ * fails over within the eligible set, and a cooling route is tried only as the S-2 last resort.
+ */
+public final class SelectionPipeline {
+    private final Function<KeyStrategy, Strategy> strategies;
+
+    public SelectionPipeline() {
+        this(Strategies::forKey);
+    }
+
+    public SelectionPipeline(Function<KeyStrategy, Strategy> strategies) {
+        this.strategies = strategies;
+    }
+
+    public Plan plan(SelectionRequest request, List<Account> accounts, Map<ModelStateKey, ModelState> modelStates,
+            Instant now, RandomSource random) {
+        if (!request.keyPolicy().allowsModel(request.requestedModel())) {
+            return modelNotAllowed(accounts);
+        }
+        Screening screening = Screening.of(request, accounts);
+        if (screening.error() != null) {
+            return Plan.failed(screening.error(), null, screening.rejections());
+        }
+        Partition partition = Partition.of(screening.routes(), request, modelStates, now);
+        List<Rejection> rejections = new ArrayList<>(screening.rejections());
+        rejections.addAll(partition.dropped());
+        if (!partition.eligible().isEmpty()) {
+            Strategy strategy = strategies.apply(request.keyPolicy().strategy());
+            List<Candidate> ranked = strategy.rank(partition.eligible(), new RankingContext(request, now, random));
+            partition.cooling().forEach(c -> rejections.add(c.rejection()));
+            return Plan.selected(ranked, rejections);
+        }
+        return fallback(partition, rejections);
+    }
+
+    /**
+     * S-2: nothing eligible. Only hard drops left → {@code model_unavailable} (a cooldown alone never
+     * produces it). Otherwise the single soonest-recovering time-cooled route; when every cooling
+     * route sits in a halted group → {@code route_pool.halted}, retry when the first halt lifts.
+     */
+    private static Plan fallback(Partition partition, List<Rejection> rejections) {
+        if (partition.cooling().isEmpty()) {
+            return Plan.failed(PoolErrorCode.MODEL_UNAVAILABLE, null, rejections);
+        }
+        Partition.Cooled probe = partition.soonestRecovering();
+        for (Partition.Cooled c : partition.cooling()) {
+            if (c != probe) {
+                rejections.add(c.rejection());
+            }
+        }
+        if (probe == null) {
+            return Plan.failed(PoolErrorCode.HALTED, partition.earliestHaltEnd(), rejections);
+        }
+        Candidate candidate = Candidate.of(probe.route(), probe.until(), ReasonCode.PROBE_FALLBACK_SOONEST_RECOVERY);
+        return Plan.selected(List.of(candidate), rejections);
+    }
+
+    /** K-2 (normally checked earlier by the key check): the model is outside the key's allowed list. */
+    private static Plan modelNotAllowed(List<Account> accounts) {
+        List<Rejection> rejections = accounts.stream()
+                .map(a -> new Rejection(a.id(), ReasonCode.REJECTED_MODEL_NOT_ALLOWED))
+                .toList();
+        return Plan.failed(PoolErrorCode.KEY_MODEL_NOT_ALLOWED, null, rejections);
+    }
+}

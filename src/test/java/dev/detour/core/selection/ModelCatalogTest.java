@@ -1,0 +1,57 @@
+package dev.detour.core.selection;
+
+import static dev.detour.testkit.AccountMother.account;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.detour.core.account.AccountStatus;
+import dev.detour.core.keys.GroupScope;
+import dev.detour.core.keys.KeyPolicy;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** SPEC P-9: GET /v1/models lists the client-facing names a key may reach. */
+class ModelCatalogTest {
+
+    @Test
+    void listsTheUnionOfExactMappingNamesSortedAndDeduplicated() {
+        List<String> models = ModelCatalog.clientModels(List.of(
+                account(1).maps("gpt-5.6-sol", "upstream-sol").maps("glm-5.3", "upstream-glm").build(),
+                account(2).maps("glm-5.3", "other-glm").maps("*", "fallback").build()), KeyPolicy.UNRESTRICTED);
+
+        assertEquals(List.of("glm-5.3", "gpt-5.6-sol"), models);
+    }
+
+    @Test
+    void doesNotHideModelsOfAccountsInAFailureStateButHidesDisabledArchivedAndOutOfScopeOnes() {
+        List<String> models = ModelCatalog.clientModels(List.of(
+                account(1).serves("errored").status(AccountStatus.ERROR).build(),
+                account(2).serves("off").disabled().build(),
+                account(3).serves("gone").archived().build(),
+                account(4).group(9).serves("elsewhere").build()),
+                KeyPolicy.UNRESTRICTED.withGroups(GroupScope.allExcept(9L)));
+
+        assertEquals(List.of("errored"), models);
+    }
+
+    @Test
+    void theKeysAllowedListFiltersTheCatalogue() {
+        KeyPolicy glmOnly = KeyPolicy.UNRESTRICTED.withAllowedModels(Set.of("glm-5.3", "not-served"));
+
+        List<String> models = ModelCatalog.clientModels(List.of(account(1).serves("glm-5.3", "gpt-5.6-sol").build()),
+                glmOnly);
+
+        assertEquals(List.of("glm-5.3"), models);
+    }
+
+    @Test
+    void aPassThroughAccountAddsNothingUnlessTheKeyNamesItsModels() {
+        List<String> open = ModelCatalog.clientModels(List.of(account(1).build()), KeyPolicy.UNRESTRICTED);
+        List<String> named = ModelCatalog.clientModels(List.of(account(1).build(),
+                account(2).serves("glm-5.3").build()),
+                KeyPolicy.UNRESTRICTED.withAllowedModels(Set.of("claude-x", "glm-5.3")));
+
+        assertEquals(List.of(), open);
+        assertEquals(List.of("claude-x", "glm-5.3"), named);
+    }
+}
