@@ -1,6 +1,5 @@
 package dev.detour.admin;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.adapter.crypto.Secrets;
 import dev.detour.adapter.db.AccountConfigRow;
@@ -60,7 +59,7 @@ public final class AccountAdmin {
             StoredAccount created = AccountRows.decode(accounts.selectById(id));
             changed(s, actor, "account.create", id, null, created);
             return created;
-        }), "account");
+        }), "an account");
     }
 
     /** Any subset of fields; an absent api_key keeps the stored one. */
@@ -89,7 +88,7 @@ public final class AccountAdmin {
             StoredAccount stored = AccountRows.decode(accounts.selectById(id));
             changed(s, actor, "account.update", id, before, stored);
             return stored;
-        }), "account");
+        }), "an account");
     }
 
     /** Deletes the account; its model rows and bindings go with it (FK cascade). */
@@ -117,17 +116,13 @@ public final class AccountAdmin {
 
     /** The config document: api_key_hint only, never the key (U-6). */
     private static String auditJson(StoredAccount account) {
-        if (account == null) {
-            return null;
-        }
-        ObjectNode doc = Documents.account(account);
-        return doc.toString();
+        return account == null ? null : Documents.account(account).toString();
     }
 
     private static void requireFreeName(AccountMapper accounts, String name, long selfId) {
         Long other = accounts.selectIdByName(name);
         if (other != null && other != selfId) {
-            throw Duplicates.duplicateName("account");
+            throw Duplicates.duplicateName("an account");
         }
     }
 

@@ -2,6 +2,7 @@ package dev.detour.admin;
 
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.account.Platform;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -59,7 +60,7 @@ public final class AccountRules {
         return key;
     }
 
-    public static void families(Set<EndpointFamily> families, dev.detour.core.account.Platform platform) {
+    public static void families(Set<EndpointFamily> families, Platform platform) {
         if (families == null) {
             return;
         }

@@ -20,7 +20,7 @@ final class Duplicates {
     }
 
     static ConflictException duplicateName(String what) {
-        return new ConflictException(ConflictException.DUPLICATE_NAME, "name", "a " + what + " with this name already exists");
+        return new ConflictException(ConflictException.DUPLICATE_NAME, "name", what + " with this name already exists");
     }
 
     private static boolean isDuplicateKey(Throwable e) {

@@ -47,7 +47,7 @@ public final class GroupAdmin {
             GroupRow created = groups.selectById(groups.selectLastInsertId());
             changed(s, actor, "group.create", created.id(), null, created);
             return created;
-        }), "group");
+        }), "a group");
     }
 
     public GroupRow update(String actor, long id, GroupPatch patch) {
@@ -65,7 +65,7 @@ public final class GroupAdmin {
             GroupRow stored = groups.selectById(id);
             changed(s, actor, "group.update", id, before, stored);
             return stored;
-        }), "group");
+        }), "a group");
     }
 
     /** A group that still has accounts is refused with conflict.group_in_use. */
@@ -101,7 +101,7 @@ public final class GroupAdmin {
     private static void requireFreeName(GroupMapper groups, String name, long selfId) {
         GroupRow other = groups.selectByName(name);
         if (other != null && other.id() != selfId) {
-            throw Duplicates.duplicateName("group");
+            throw Duplicates.duplicateName("a group");
         }
     }
 

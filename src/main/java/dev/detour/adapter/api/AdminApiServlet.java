@@ -5,7 +5,11 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.admin.AccountAdmin;
+import dev.detour.admin.AccountStateView;
+import dev.detour.admin.AuditLog;
 import dev.detour.admin.ConflictException;
+import dev.detour.admin.GroupAdmin;
 import dev.detour.admin.NotFoundException;
 import dev.detour.core.ValidationException;
 import jakarta.servlet.http.HttpServlet;
@@ -33,9 +37,8 @@ public final class AdminApiServlet extends HttpServlet {
     private final transient AccountsApi accounts;
     private final transient AuditApi audit;
 
-    public AdminApiServlet(AdminAuthenticator authenticator, dev.detour.admin.GroupAdmin groupAdmin,
-            dev.detour.admin.AccountAdmin accountAdmin, dev.detour.admin.AccountStateView states,
-            dev.detour.admin.AuditLog auditLog) {
+    public AdminApiServlet(AdminAuthenticator authenticator, GroupAdmin groupAdmin, AccountAdmin accountAdmin,
+            AccountStateView states, AuditLog auditLog) {
         this.authenticator = authenticator;
         this.groups = new GroupsApi(groupAdmin);
         this.accounts = new AccountsApi(accountAdmin, states);

@@ -2,13 +2,14 @@ package dev.detour.adapter.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * One admin API call after authentication: method, path segments below {@code /admin/api},
  * the actor for the audit log, query parameter lookup and the body (parsed on demand).
  */
-record ApiRequest(String method, List<String> segments, String actor, java.util.function.Function<String, String> query,
+record ApiRequest(String method, List<String> segments, String actor, Function<String, String> query,
         Supplier<ObjectNode> body) {
 
     /** The numeric id in segment 1, or 404 when it is not a positive number. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.adapter.db.AuditRow;
 import dev.detour.admin.AuditLog;
 import dev.detour.admin.Documents;
+import dev.detour.core.ValidationException;
 
 /** {@code GET /admin/api/audit?limit=N}: the newest audit entries (U-6), before/after as JSON. */
 final class AuditApi {
@@ -33,7 +34,7 @@ final class AuditApi {
         try {
             return raw == null ? 100 : Integer.parseInt(raw);
         } catch (NumberFormatException e) {
-            throw new dev.detour.core.ValidationException("validation.limit", "limit", "limit must be a whole number");
+            throw new ValidationException("validation.limit", "limit", "limit must be a whole number");
         }
     }
 

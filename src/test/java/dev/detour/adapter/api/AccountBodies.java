@@ -1,5 +1,6 @@
 package dev.detour.adapter.api;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** Valid request bodies for tests (the SPEC §9 contract example), changed per test. */
@@ -18,9 +19,9 @@ final class AccountBodies {
         ObjectNode o = AdminClient.JSON.createObjectNode().put("name", name).put("group", "cheap")
                 .put("platform", "openai-compatible").put("base_url", "https://relay.example/v1/")
                 .put("api_key", API_KEY);
-        o.putArray("model_mappings").addObject().put("from", "gpt-5.6-sol").put("to", "upstream-sol");
-        ((com.fasterxml.jackson.databind.node.ArrayNode) o.get("model_mappings")).addObject()
-                .put("from", "glm-5.3").put("to", "upstream-glm");
+        ArrayNode mappings = o.putArray("model_mappings");
+        mappings.addObject().put("from", "gpt-5.6-sol").put("to", "upstream-sol");
+        mappings.addObject().put("from", "glm-5.3").put("to", "upstream-glm");
         o.put("priority", 0).put("weight", 10).put("enabled", true).put("max_in_flight", 0);
         o.putObject("failure_policy").put("retry_count", 2).put("retry_interval_ms", 200)
                 .put("cooldown_enabled", true).put("cooldown_seconds", 10).put("semantic_error_threshold", 10)
