@@ -1,13 +1,26 @@
 package dev.detour;
 
+import dev.detour.adapter.api.AdminApiServlet;
+import dev.detour.adapter.api.AdminAuthenticator;
+import dev.detour.adapter.api.BearerTokenAuthenticator;
 import dev.detour.adapter.api.HealthServlet;
+import dev.detour.adapter.crypto.AdminToken;
+import dev.detour.adapter.crypto.Secrets;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.EmbeddedMariaDb;
+import dev.detour.admin.AccountAdmin;
+import dev.detour.admin.AccountRepository;
+import dev.detour.admin.AccountStateView;
+import dev.detour.admin.AdminTokenBootstrap;
+import dev.detour.admin.AuditLog;
+import dev.detour.admin.GroupAdmin;
 import dev.detour.config.DetourConfig;
 import dev.detour.server.JettyServer;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jetty.server.Server;
@@ -25,6 +38,7 @@ public final class App implements AutoCloseable {
     private final Optional<EmbeddedMariaDb> embedded;
     private final Database database;
     private final Server server;
+    private final AccountRepository accounts;
 
     private App(DetourConfig config, Optional<EmbeddedMariaDb> embedded, Database database, Clock clock) {
         this.config = config;
@@ -34,6 +48,18 @@ public final class App implements AutoCloseable {
         HealthServlet health = new HealthServlet(database::ready);
         routes.put("/healthz", health);
         routes.put("/readyz", health);
+
+        // admin API (SPEC §9): secrets, admin token, account/group use cases
+        Secrets secrets = Secrets.load(config);
+        AdminToken adminToken = AdminTokenBootstrap.establish(config.adminToken(), database, clock);
+        this.accounts = new AccountRepository(database, secrets.box());
+        AuditLog audit = new AuditLog(database, clock);
+        GroupAdmin groupAdmin = new GroupAdmin(database, audit, clock);
+        AccountAdmin accountAdmin = new AccountAdmin(database, accounts, secrets.box(), audit, clock);
+        // the console adds its session + CSRF authenticator to this list
+        List<AdminAuthenticator> adminAuth = new ArrayList<>(List.of(new BearerTokenAuthenticator(adminToken)));
+        routes.put("/admin/api/*", new AdminApiServlet(AdminAuthenticator.anyOf(adminAuth), groupAdmin,
+                accountAdmin, new AccountStateView(clock), audit));
         this.server = JettyServer.newServer(config.bind(), config.port(), routes);
     }
 
@@ -74,6 +100,11 @@ public final class App implements AutoCloseable {
 
     public Database database() {
         return database;
+    }
+
+    /** Accounts as the gateway reads them (config, failure state, decrypted key by id). */
+    public AccountRepository accounts() {
+        return accounts;
     }
 
     public DetourConfig config() {
