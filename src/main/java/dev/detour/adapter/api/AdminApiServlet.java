@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.admin.AccountAdmin;
 import dev.detour.admin.AccountStateView;
 import dev.detour.admin.AuditLog;
+import dev.detour.admin.KeyAdmin;
+import dev.detour.admin.RequestLog;
 import dev.detour.admin.ConflictException;
 import dev.detour.admin.GroupAdmin;
 import dev.detour.admin.NotFoundException;
@@ -36,13 +38,20 @@ public final class AdminApiServlet extends HttpServlet {
     private final transient GroupsApi groups;
     private final transient AccountsApi accounts;
     private final transient AuditApi audit;
+    private final transient KeysApi keys;
+    private final transient RequestsApi requests;
+    private final transient Runnable afterChange;
 
     public AdminApiServlet(AdminAuthenticator authenticator, GroupAdmin groupAdmin, AccountAdmin accountAdmin,
-            AccountStateView states, AuditLog auditLog) {
+            AccountStateView states, AuditLog auditLog, KeyAdmin keyAdmin, RequestLog requestLog,
+            Runnable afterChange) {
         this.authenticator = authenticator;
         this.groups = new GroupsApi(groupAdmin);
         this.accounts = new AccountsApi(accountAdmin, states);
         this.audit = new AuditApi(auditLog);
+        this.keys = new KeysApi(keyAdmin);
+        this.requests = new RequestsApi(requestLog);
+        this.afterChange = afterChange;
     }
 
     @Override
@@ -50,6 +59,10 @@ public final class AdminApiServlet extends HttpServlet {
         ApiResponse result;
         try {
             result = dispatch(request);
+            if (!request.getMethod().equals("GET")) {
+                // O-4: this instance's own changes reach its pool snapshot at once
+                afterChange.run();
+            }
         } catch (ValidationException e) {
             result = error(422, e.code(), e.getMessage(), e.field());
         } catch (ConflictException e) {
@@ -81,6 +94,8 @@ public final class AdminApiServlet extends HttpServlet {
             case "groups" -> groups.handle(call);
             case "accounts" -> accounts.handle(call);
             case "audit" -> audit.handle(call);
+            case "keys" -> keys.handle(call);
+            case "requests" -> requests.handle(call);
             default -> throw ApiException.notFound();
         };
     }
