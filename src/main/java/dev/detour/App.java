@@ -1,8 +1,14 @@
 package dev.detour;
 
 import dev.detour.adapter.api.HealthServlet;
+import dev.detour.adapter.crypto.PasswordHasher;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.EmbeddedMariaDb;
+import dev.detour.adapter.db.MyBatisAccountsPageSource;
+import dev.detour.adapter.web.ConsoleRoutes;
+import dev.detour.adapter.web.ConsoleSessionAuth;
+import dev.detour.admin.ConsoleUsers;
+import dev.detour.admin.LoginThrottle;
 import dev.detour.config.DetourConfig;
 import dev.detour.server.JettyServer;
 import jakarta.servlet.http.HttpServlet;
@@ -24,6 +30,7 @@ public final class App implements AutoCloseable {
     private final DetourConfig config;
     private final Optional<EmbeddedMariaDb> embedded;
     private final Database database;
+    private final ConsoleSessionAuth consoleAuth;
     private final Server server;
 
     private App(DetourConfig config, Optional<EmbeddedMariaDb> embedded, Database database, Clock clock) {
@@ -34,6 +41,11 @@ public final class App implements AutoCloseable {
         HealthServlet health = new HealthServlet(database::ready);
         routes.put("/healthz", health);
         routes.put("/readyz", health);
+        // U-1 console: first-run admin, session + CSRF (consoleAuth is shared with the admin API)
+        this.consoleAuth = ConsoleSessionAuth.standard();
+        ConsoleUsers consoleUsers = new ConsoleUsers(database, new PasswordHasher(), clock, LoginThrottle.standard(clock));
+        consoleUsers.ensureFirstAdmin(config.adminPassword());
+        routes.putAll(ConsoleRoutes.create(consoleAuth, consoleUsers, new MyBatisAccountsPageSource(database), clock));
         this.server = JettyServer.newServer(config.bind(), config.port(), routes);
     }
 
@@ -74,6 +86,10 @@ public final class App implements AutoCloseable {
 
     public Database database() {
         return database;
+    }
+
+    public ConsoleSessionAuth consoleAuth() {
+        return consoleAuth;
     }
 
     public DetourConfig config() {
