@@ -14,11 +14,11 @@ import java.time.Instant;
 import java.util.Optional;
 
 /** AccountRow ↔ StoredAccount / AccountConfigRow: the one place that maps account columns. */
-final class AccountRows {
+public final class AccountRows {
     private AccountRows() {
     }
 
-    static StoredAccount decode(AccountRow row) {
+    public static StoredAccount decode(AccountRow row) {
         Optional<RecoveryRule> recovery = AccountJsonColumns.readRecovery(row.recoveryJson());
         AccountConfig config = new AccountConfig(row.name(), row.groupId(), Platform.fromWire(row.platform()),
                 row.baseUrl(), AccountJsonColumns.readMappings(row.modelMappingsJson()),

@@ -18,7 +18,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class PoolSnapshot {
     public record View(long revision, List<Account> accounts, Map<Long, Account> byId,
-            Map<ModelStateKey, ModelState> models, Map<Long, GroupView> groups, Map<String, KeyEntry> keysByHash) {
+            Map<ModelStateKey, ModelState> models, Map<Long, GroupView> groups, Map<String, KeyEntry> keysByHash,
+            Map<Long, String> apiKeys) {
 
         public List<ModelState> rowsOf(long accountId) {
             List<ModelState> rows = new ArrayList<>();
@@ -44,6 +45,12 @@ public final class PoolSnapshot {
         return view;
     }
 
+    /** The decrypted upstream key, held in memory so the request path never reads the database (N-2). */
+    public String apiKey(long accountId) {
+        String key = view.apiKeys().get(accountId);
+        return key == null ? "" : key;
+    }
+
     /** Called every second by the refresher: a cheap revision read, a full reload only when it moved. */
     public void refreshIfChanged() {
         if (store.revision() != view.revision()) {
@@ -61,7 +68,7 @@ public final class PoolSnapshot {
             Map<ModelStateKey, ModelState> models = new HashMap<>();
             data.modelStates().forEach(s -> models.put(new ModelStateKey(s.accountId(), s.modelKey()), s));
             view = new View(data.revision(), List.copyOf(byId.values()), byId, models, data.groups(),
-                    data.keysByHash());
+                    data.keysByHash(), data.apiKeys());
         } finally {
             writes.unlock();
         }
@@ -78,7 +85,7 @@ public final class PoolSnapshot {
             models.keySet().removeIf(k -> k.accountId() == change.account().id());
             change.rows().forEach(s -> models.put(new ModelStateKey(s.accountId(), s.modelKey()), s));
             view = new View(current.revision(), List.copyOf(byId.values()), byId, models, current.groups(),
-                    current.keysByHash());
+                    current.keysByHash(), current.apiKeys());
         } finally {
             writes.unlock();
         }

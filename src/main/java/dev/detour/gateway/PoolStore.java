@@ -24,7 +24,7 @@ public interface PoolStore {
     StateChange recordSuccess(long accountId, String modelKey, boolean modelTest, Instant now);
 
     record PoolData(long revision, List<Account> accounts, List<ModelState> modelStates, Map<Long, GroupView> groups,
-            Map<String, KeyEntry> keysByHash) {
+            Map<String, KeyEntry> keysByHash, Map<Long, String> apiKeys) {
     }
 
     record StateChange(Account account, List<ModelState> rows, boolean escalated) {
