@@ -1,13 +1,8 @@
 package dev.detour.testkit;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,9 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.io.ConnectionStatistics;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -165,13 +158,7 @@ public final class FakeUpstream implements AutoCloseable {
     }
 
     private RecordedRequest record(Request request) throws java.io.IOException {
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (HttpField field : request.getHeaders()) {
-            headers.merge(field.getName().toLowerCase(Locale.ROOT), field.getValue(), (a, b) -> a + ", " + b);
-        }
-        String body = Content.Source.asString(request, StandardCharsets.UTF_8);
-        RecordedRequest recorded = new RecordedRequest(request.getMethod(), request.getHttpURI().getPathQuery(),
-                Collections.unmodifiableMap(headers), body);
+        RecordedRequest recorded = RecordedRequest.of(request);
         synchronized (requests) {
             requests.add(recorded);
             requests.notifyAll();
@@ -201,15 +188,18 @@ public final class FakeUpstream implements AutoCloseable {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 8089;
         int deltas = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         Duration gap = Duration.ofMillis(args.length > 2 ? Long.parseLong(args[2]) : 20);
-        List<String> texts = new ArrayList<>(deltas);
-        for (int i = 0; i < deltas; i++) {
-            texts.add("tok" + i + " ");
-        }
-        List<String> frames = Bodies.chatStream(texts.toArray(String[]::new));
-        FakeUpstream fake = start(port).handler(request -> request.wantsStream()
-                ? Reply.sse(frames).frameDelay(gap)
-                : defaultReply(request));
+        FakeUpstream fake = start(port).handler(standaloneHandler(deltas, gap));
         System.out.println("FakeUpstream listening on " + fake.url());
         fake.server.join();
+    }
+
+    /** The standalone script: an SSE stream for {@code "stream":true}, else the default completion. */
+    public static Function<RecordedRequest, Reply> standaloneHandler(int deltas, Duration gap) {
+        String[] texts = new String[deltas];
+        for (int i = 0; i < deltas; i++) {
+            texts[i] = "tok" + i + " ";
+        }
+        Reply stream = Reply.sse(Bodies.chatStream(texts)).frameDelay(gap);
+        return request -> request.wantsStream() ? stream : defaultReply(request);
     }
 }

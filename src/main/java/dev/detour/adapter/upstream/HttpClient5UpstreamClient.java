@@ -65,6 +65,8 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
                 .setConnectionManager(pool)
                 .setDefaultRequestConfig(RequestConfig.custom()
                         .setResponseTimeout(Timeout.of(readTimeout))
+                        // Waiting longer for a free pooled connection than for a connect helps nobody.
+                        .setConnectionRequestTimeout(Timeout.of(connectTimeout))
                         .setRedirectsEnabled(false)
                         .setContentCompressionEnabled(false)
                         .build())

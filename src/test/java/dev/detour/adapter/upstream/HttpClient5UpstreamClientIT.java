@@ -249,7 +249,12 @@ class HttpClient5UpstreamClientIT {
         UpstreamResponse response = client.send(chat("{}"));
         ExecutorService reader = Executors.newSingleThreadExecutor();
         try {
-            Future<Integer> read = reader.submit(() -> response.body().read());
+            CountDownLatch reading = new CountDownLatch(1);
+            Future<Integer> read = reader.submit(() -> {
+                reading.countDown();
+                return response.body().read();
+            });
+            reading.await();
             response.abort();
             var failure = assertThrows(java.util.concurrent.ExecutionException.class, read::get);
             assertTrue(failure.getCause() instanceof UpstreamTransportException, failure.toString());
