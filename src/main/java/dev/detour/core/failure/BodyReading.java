@@ -1,0 +1,54 @@
+package dev.detour.core.failure;
+
+/**
+ * What the classifier reads out of an answer's body: the document judged (the whole JSON body, or
+ * the first SSE data frame), its error fields, and whether it is JSON-like or plain text.
+ */
+record BodyReading(ErrorEnvelope envelope, boolean jsonLike, boolean sse, String text) {
+
+    static BodyReading of(AttemptFacts facts) {
+        boolean sse = facts.sse() || SseFrames.looksLikeSse(facts.body());
+        String document = sse ? SseFrames.firstDataFrame(facts.body()) : facts.body();
+        String trimmed = document == null ? "" : document.strip();
+        boolean jsonLike = trimmed.startsWith("{") || trimmed.startsWith("[");
+        ErrorEnvelope envelope = jsonLike ? ErrorEnvelope.parse(trimmed) : ErrorEnvelope.EMPTY;
+        return new BodyReading(envelope, jsonLike, sse, trimmed);
+    }
+
+    /** A non-JSON, non-SSE body: its text is the message. */
+    boolean plainText() {
+        return !jsonLike && !sse && !text.isEmpty();
+    }
+
+    /** F-4 (d): the 2xx body is structurally a failure, or plain text with a failure phrase. */
+    boolean semanticFailure() {
+        return envelope.structuralFailure() || (plainText() && FailureTexts.isPlainTextFailure(text));
+    }
+
+    /**
+     * The upstream's own message: the envelope's, or for a failing answer the plain text body.
+     * {@code failing} is true for non-2xx answers and for 2xx bodies that are semantic failures, so
+     * legitimate content is never read as an error message.
+     */
+    String upstreamMessage(boolean failing) {
+        if (envelope.message() != null) {
+            return envelope.message();
+        }
+        return failing && plainText() ? text : null;
+    }
+
+    /** F-1 (b): the text searched for permanent phrases; legitimate 2xx content is never searched. */
+    String errorText(boolean nonSuccess, String rawBody) {
+        if (nonSuccess) {
+            return rawBody;
+        }
+        if (!semanticFailure()) {
+            return null;
+        }
+        return String.join("\n", nz(envelope.code()), nz(envelope.type()), nz(upstreamMessage(true)));
+    }
+
+    private static String nz(String s) {
+        return s == null ? "" : s;
+    }
+}
