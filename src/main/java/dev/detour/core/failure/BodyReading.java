@@ -6,8 +6,12 @@ package dev.detour.core.failure;
  */
 record BodyReading(ErrorEnvelope envelope, boolean jsonLike, boolean sse, String text) {
 
+    /**
+     * The body is read as SSE only when it looks like SSE, whatever the request asked: relays often
+     * answer a stream request with a plain JSON error envelope or a text error page.
+     */
     static BodyReading of(AttemptFacts facts) {
-        boolean sse = facts.sse() || SseFrames.looksLikeSse(facts.body());
+        boolean sse = SseFrames.looksLikeSse(facts.body());
         String document = sse ? SseFrames.firstDataFrame(facts.body()) : facts.body();
         String trimmed = document == null ? "" : document.strip();
         boolean jsonLike = trimmed.startsWith("{") || trimmed.startsWith("[");
@@ -41,6 +45,9 @@ record BodyReading(ErrorEnvelope envelope, boolean jsonLike, boolean sse, String
     String errorText(boolean nonSuccess, String rawBody) {
         if (nonSuccess) {
             return rawBody;
+        }
+        if (plainText()) {
+            return text; // a 2xx plain-text body is never legitimate model output
         }
         if (!semanticFailure()) {
             return null;

@@ -10,7 +10,7 @@ public final class SseFrames {
 
     /** True when the text looks like an SSE stream rather than a JSON document or plain text. */
     public static boolean looksLikeSse(String body) {
-        String t = body == null ? "" : body.stripLeading();
+        String t = body == null ? "" : body.replace("\uFEFF", "").stripLeading();
         return t.startsWith("data:") || t.startsWith("event:") || t.startsWith(":") || t.startsWith("id:")
                 || t.startsWith("retry:");
     }
@@ -22,7 +22,8 @@ public final class SseFrames {
         }
         StringBuilder frame = new StringBuilder();
         boolean inFrame = false;
-        for (String raw : body.split("\r\n|\r|\n", -1)) {
+        String text = body.startsWith("\uFEFF") ? body.substring(1) : body;
+        for (String raw : text.split("\r\n|\r|\n", -1)) {
             if (raw.isEmpty()) {
                 if (meaningful(frame, inFrame)) {
                     return frame.toString();

@@ -129,6 +129,19 @@ class SemanticBodyTest {
     }
 
     @Test
+    void aStreamRequestAnsweredWithAJsonEnvelopeOrAnErrorPageIsStillJudged() {
+        Failure json = sse("{\"error\":{\"code\":\"upstream_error\",\"message\":\"no channel\"}}").failure();
+        assertEquals("no channel", json.message());
+        assertEquals(FailureKind.SEMANTIC_RESPONSE_TRANSIENT, json.kind());
+        assertEquals("502 Bad Gateway", sse("502 Bad Gateway").failure().message());
+    }
+
+    @Test
+    void aPlainTextSuccessBodyNamingARevokedTokenRevokes() {
+        assertEquals(FailureClass.PERMANENT, ok("Your refresh token has been revoked").failure().failureClass());
+    }
+
+    @Test
     void aCompleteStreamIsASuccess() {
         assertTrue(sse("data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\ndata: [DONE]\n\n").isSuccess());
     }
