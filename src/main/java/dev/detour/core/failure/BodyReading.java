@@ -30,15 +30,14 @@ record BodyReading(ErrorEnvelope envelope, boolean jsonLike, boolean sse, String
     }
 
     /**
-     * The upstream's own message: the envelope's, or for a failing answer the plain text body.
-     * {@code failing} is true for non-2xx answers and for 2xx bodies that are semantic failures, so
-     * legitimate content is never read as an error message.
+     * The upstream's own message: the envelope's, or the text of a plain-text body (never legitimate
+     * model output). Legitimate JSON content has no envelope message, so it is never read as an error.
      */
-    String upstreamMessage(boolean failing) {
+    String upstreamMessage() {
         if (envelope.message() != null) {
             return envelope.message();
         }
-        return failing && plainText() ? text : null;
+        return plainText() ? text : null;
     }
 
     /** F-1 (b): the text searched for permanent phrases; legitimate 2xx content is never searched. */
@@ -52,7 +51,7 @@ record BodyReading(ErrorEnvelope envelope, boolean jsonLike, boolean sse, String
         if (!semanticFailure()) {
             return null;
         }
-        return String.join("\n", nz(envelope.code()), nz(envelope.type()), nz(upstreamMessage(true)));
+        return String.join("\n", nz(envelope.code()), nz(envelope.type()), nz(upstreamMessage()));
     }
 
     private static String nz(String s) {

@@ -22,8 +22,7 @@ public final class FailureClassifier {
         int status = facts.status();
         boolean success = status >= 200 && status < 300;
         BodyReading body = BodyReading.of(facts);
-        boolean failing = !success || body.semanticFailure();
-        String upstreamMessage = body.upstreamMessage(failing);
+        String upstreamMessage = body.upstreamMessage();
         ErrorEnvelope env = body.envelope();
         if (FailureTexts.isQuotaExhausted(status, env.code(), env.type(), upstreamMessage)) {
             return Verdict.failed(quota(facts, body, upstreamMessage));

@@ -138,7 +138,22 @@ class SemanticBodyTest {
 
     @Test
     void aPlainTextSuccessBodyNamingARevokedTokenRevokes() {
-        assertEquals(FailureClass.PERMANENT, ok("Your refresh token has been revoked").failure().failureClass());
+        Failure f = ok("Your refresh token has been revoked").failure();
+        assertEquals(FailureClass.PERMANENT, f.failureClass());
+        assertEquals("Your refresh token has been revoked", f.message());
+    }
+
+    @Test
+    void theStreamingPathJudgesTheFirstFrameOnceItIsWhole() {
+        String chunk1 = ": ping\n\nevent: error\ndata: {\"error\":{\"message\":";
+        String chunk2 = "\"first frame failed\"}}\n\n";
+        assertTrue(!SseFrames.firstDataFrameComplete(chunk1));
+        String soFar = chunk1 + chunk2;
+        assertTrue(SseFrames.firstDataFrameComplete(soFar));
+        Verdict verdict = FailureClassifier.classify(AttemptFacts.streamStart(200, Map.of(), soFar).forModel("m"), NOW);
+        assertEquals("first frame failed", verdict.failure().message());
+        String healthy = "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n";
+        assertTrue(FailureClassifier.classify(AttemptFacts.streamStart(200, Map.of(), healthy), NOW).isSuccess());
     }
 
     @Test
