@@ -2,7 +2,6 @@ package dev.detour.gateway;
 
 import dev.detour.core.failure.AttemptFacts;
 import dev.detour.core.failure.FailureClassifier;
-import dev.detour.core.failure.StreamTerminalScanner;
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
 import dev.detour.core.failure.Verdict;
@@ -57,21 +56,15 @@ final class Exchange {
 
     private AttemptResult judge(int status, List<Header> headers, byte[] body, boolean sse, String modelKey) {
         String text = new String(body, StandardCharsets.UTF_8);
-        Verdict verdict = FailureClassifier.classify(AttemptFacts.response(status, lowerCase(headers), text, sse,
-                modelKey), clock.instant());
+        // F-4: a buffered SSE body is judged for truncation by the same scanner as the streaming path
+        AttemptFacts facts = sse ? AttemptFacts.streamed(status, lowerCase(headers), text)
+                : AttemptFacts.response(status, lowerCase(headers), text);
+        Verdict verdict = FailureClassifier.classify(facts.forModel(modelKey), clock.instant());
         if (verdict.isFailure()) {
             return AttemptResult.failed(verdict.failure(), true);
         }
         if (verdict.isClientError()) {
             return AttemptResult.clientError(status, headers, body);
-        }
-        if (sse) {
-            // F-4: a buffered stream without a terminal marker was cut; the buffered path can still switch
-            StreamTerminalScanner scanner = new StreamTerminalScanner();
-            scanner.feed(body, 0, body.length);
-            if (scanner.truncated()) {
-                return AttemptResult.failed(FailureClassifier.truncation(status, modelKey), true);
-            }
         }
         return AttemptResult.buffered(status, headers, body);
     }
@@ -108,8 +101,8 @@ final class Exchange {
 
     private AttemptResult judgeFirstFrame(UpstreamResponse response, byte[] head, String firstData, String modelKey) {
         String frameText = "data: " + firstData + "\n\n";
-        Verdict verdict = FailureClassifier.classify(AttemptFacts.response(response.status(),
-                lowerCase(response.headers()), frameText, true, modelKey), clock.instant());
+        Verdict verdict = FailureClassifier.classify(AttemptFacts.streamStart(response.status(),
+                lowerCase(response.headers()), frameText).forModel(modelKey), clock.instant());
         if (verdict.isFailure()) {
             response.abort();
             return AttemptResult.failed(verdict.failure(), true);
@@ -118,7 +111,7 @@ final class Exchange {
     }
 
     private AttemptResult transportFailure(TransportError error, String modelKey, boolean dispatched) {
-        Verdict verdict = FailureClassifier.classify(AttemptFacts.transport(error, modelKey), clock.instant());
+        Verdict verdict = FailureClassifier.classify(AttemptFacts.transport(error).forModel(modelKey), clock.instant());
         return AttemptResult.failed(verdict.failure(), dispatched);
     }
 

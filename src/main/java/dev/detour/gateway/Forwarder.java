@@ -4,6 +4,7 @@ import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClass;
+import dev.detour.core.failure.FailureClassifier;
 import dev.detour.core.selection.Candidate;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.PoolErrorCode;
@@ -211,7 +212,7 @@ public final class Forwarder {
         if (relayed.truncated()) {
             // P-6: after the first chunk nothing can be switched; record the truncation, never retry
             state.onFailure(account, candidate.modelKey(),
-                    dev.detour.core.failure.FailureClassifier.truncation(result.status(), candidate.modelKey()),
+                    FailureClassifier.truncatedStream(result.status(), candidate.modelKey()),
                     clock.instant());
             events.touchAccount(account.id(), false, clock.instant(), null);
             finish(trace, Outcome.FAILURE, "stream.truncated");
