@@ -103,7 +103,7 @@ public final class App implements AutoCloseable {
                 request -> consoleAuth.signedInUser(request).filter(user ->
                         !ConsoleSessionAuth.isStateChanging(request) || consoleAuth.csrfValid(request)));
         routes.put("/admin/api/*", new AdminApiServlet(AdminAuthenticator.anyOf(adminAuth), groupAdmin,
-                accountAdmin, new AccountStateView(clock), audit, new KeyAdmin(database, audit, clock),
+                accountAdmin, new AccountStateView(clock, poolStore::modelRows, leases::inFlight), audit, new KeyAdmin(database, audit, clock),
                 new RequestLog(database), snapshot::reload));
         this.server = JettyServer.newServer(config.bind(), config.port(), routes);
     }

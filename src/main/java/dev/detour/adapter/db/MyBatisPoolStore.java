@@ -124,6 +124,11 @@ public final class MyBatisPoolStore implements PoolStore {
         });
     }
 
+    /** An account's model rows as stored (admin reads; not the request path). */
+    public List<ModelState> modelRows(long accountId) {
+        return database.read(s -> rowsOf(s.getMapper(PoolStateMapper.class), accountId));
+    }
+
     private static Account lockedAccount(SqlSession s, long accountId) {
         Long locked = s.getMapper(PoolStateMapper.class).lockAccount(accountId);
         if (locked == null) {
