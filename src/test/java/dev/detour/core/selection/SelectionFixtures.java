@@ -3,6 +3,7 @@ package dev.detour.core.selection;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,16 +38,7 @@ final class SelectionFixtures {
         return groups;
     }
 
-    /** The route key of account {@code id} serving {@link #MODEL} as {@code up-<id>} (see {@link #mapped}). */
-    static ModelStateKey key(long id) {
-        return new ModelStateKey(id, "up-" + id);
-    }
-
-    static String upstreamOf(long id) {
-        return "up-" + id;
-    }
-
     static List<Long> parseIds(String csv) {
-        return csv.isBlank() ? List.of() : java.util.Arrays.stream(csv.split(" ")).map(Long::parseLong).toList();
+        return csv.isBlank() ? List.of() : Arrays.stream(csv.split(" ")).map(Long::parseLong).toList();
     }
 }
