@@ -65,6 +65,7 @@ public final class App implements AutoCloseable {
     private final AsyncEventWriter events;
     private final HttpClient5UpstreamClient upstream;
     private final Leases leases;
+    private final StateRecorder stateRecorder;
 
     private App(DetourConfig config, Optional<EmbeddedMariaDb> embedded, Database database, Clock clock) {
         this.config = config;
@@ -84,8 +85,9 @@ public final class App implements AutoCloseable {
         this.events = new AsyncEventWriter(database, 10_000);
         this.upstream = new HttpClient5UpstreamClient(config.connectTimeout(), config.readTimeout());
         this.leases = new Leases();
+        this.stateRecorder = new StateRecorder(poolStore, snapshot);
         Forwarder forwarder = new Forwarder(snapshot, new Router(new SelectionPipeline(), null), upstream,
-                new StateRecorder(poolStore, snapshot), leases, events, snapshot::apiKey, Pauser.SLEEP, clock);
+                stateRecorder, leases, events, snapshot::apiKey, Pauser.SLEEP, clock);
         routes.put("/v1/*", new ProxyServlet(forwarder, clock, ClientAddress.PEER));
 
         // U-1 console: first-run admin, session + CSRF (consoleAuth is shared with the admin API)
@@ -158,6 +160,10 @@ public final class App implements AutoCloseable {
 
     public PoolSnapshot snapshot() {
         return snapshot;
+    }
+
+    public StateRecorder stateRecorder() {
+        return stateRecorder;
     }
 
     public Leases leases() {

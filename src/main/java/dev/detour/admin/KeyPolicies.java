@@ -4,10 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.ValidationException;
+import dev.detour.core.keys.BalancedWeights;
 import dev.detour.core.keys.GroupScope;
 import dev.detour.core.keys.KeyPolicy;
 import dev.detour.core.keys.KeyStrategy;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -55,7 +58,26 @@ public final class KeyPolicies {
         int maxAttempts = (int) integer(doc, "max_attempts", "validation.key_policy.max_attempts");
         KeyStrategy strategy = KeyStrategy.fromWire(doc.path("strategy").isTextual() ? doc.get("strategy").asText()
                 : null);
-        return new KeyPolicy(models, scope, maxRatio, strategy, maxAttempts);
+        JsonNode w = doc.path("balanced_weights");
+        BalancedWeights weights = w.isObject() ? new BalancedWeights(w.path("stability").asInt(),
+                w.path("price").asInt(), w.path("latency").asInt()) : BalancedWeights.DEFAULT;
+        List<Long> manualOrder = new ArrayList<>();
+        doc.path("manual_group_order").forEach(n -> manualOrder.add(n.asLong()));
+        int premium = doc.has("affinity_premium_pct") && !doc.get("affinity_premium_pct").isNull()
+                ? (int) integer(doc, "affinity_premium_pct", "validation.key_policy.affinity_premium_pct")
+                : KeyPolicy.DEFAULT_AFFINITY_PREMIUM_PCT;
+        Long spendLimit = doc.hasNonNull("spend_limit") ? spendLimitMicros(doc.get("spend_limit")) : null;
+        return new KeyPolicy(models, scope, maxRatio, strategy, maxAttempts, weights, manualOrder, premium,
+                spendLimit);
+    }
+
+    /** spend_limit is in the site currency (e.g. 12.5); stored spend is in micro-units. */
+    private static Long spendLimitMicros(JsonNode n) {
+        if (!n.isNumber()) {
+            throw new ValidationException("validation.key_policy.spend_limit", "spend_limit",
+                    "spend_limit must be a number or null");
+        }
+        return Math.round(n.asDouble() * 1_000_000);
     }
 
     private static long integer(JsonNode doc, String field, String code) {

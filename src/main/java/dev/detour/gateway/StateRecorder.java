@@ -17,6 +17,7 @@ public final class StateRecorder {
     private static final Logger log = LoggerFactory.getLogger(StateRecorder.class);
     private final PoolStore store;
     private final PoolSnapshot snapshot;
+    private final java.util.concurrent.atomic.AtomicLong escalations = new java.util.concurrent.atomic.AtomicLong();
 
     public StateRecorder(PoolStore store, PoolSnapshot snapshot) {
         this.store = store;
@@ -25,10 +26,21 @@ public final class StateRecorder {
 
     public void onFailure(Account account, String modelKey, Failure failure, Instant now) {
         try {
-            snapshot.apply(store.recordFailure(account.id(), modelKey, failure, now));
+            PoolStore.StateChange change = store.recordFailure(account.id(), modelKey, failure, now);
+            if (change.escalated()) {
+                escalations.incrementAndGet();
+                log.info("account {} escalated to an account cooldown: every serviceable model is unavailable",
+                        account.id());
+            }
+            snapshot.apply(change);
         } catch (RuntimeException e) {
             log.error("failure of account {} could not be recorded: {}", account.id(), e.toString());
         }
+    }
+
+    /** C-3 escalations recorded by this instance since start. */
+    public long escalations() {
+        return escalations.get();
     }
 
     public void onSuccess(Account account, String modelKey, Instant now) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.App;
+import dev.detour.config.DetourConfig;
+import java.util.function.UnaryOperator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -35,9 +37,14 @@ public final class Gateway implements AutoCloseable {
 
     /** Cleans the database, then starts a fresh App (fresh snapshot, no leases, empty queue). */
     public static Gateway start() {
+        return start(UnaryOperator.identity());
+    }
+
+    /** As {@link #start()}, with the test config adjusted (e.g. a small read timeout). */
+    public static Gateway start(UnaryOperator<DetourConfig> adjust) {
         TestDatabase.clean();
         MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
-        Gateway gateway = new Gateway(clock, TestApp.start(clock));
+        Gateway gateway = new Gateway(clock, TestApp.start(adjust.apply(TestApp.config()), clock));
         gateway.group("default");
         return gateway;
     }

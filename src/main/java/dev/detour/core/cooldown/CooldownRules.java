@@ -113,8 +113,11 @@ public final class CooldownRules {
         }
         ModelState row = ModelFailure.apply(before, account, failure, until, now);
         AccountFailureState state = AccountStates.countTransient(AccountStates.recordLast(account.failure(), failure));
-        boolean escalated = until != null && Escalation.allUnavailable(withKey(serviceable, failure.modelKey()),
-                replaced(rows, row), now);
+        // C-3: escalation is the transition into an account cooldown; a failure that lands while the
+        // account already cools (a request picked before the escalation) does not escalate again
+        boolean alreadyCooling = account.failure().cooldownUntil() != null && account.failure().cooldownUntil().isAfter(now);
+        boolean escalated = until != null && !alreadyCooling
+                && Escalation.allUnavailable(withKey(serviceable, failure.modelKey()), replaced(rows, row), now);
         if (escalated) {
             state = AccountStates.coolUntil(state, AccountFailureState.later(state.cooldownUntil(), until));
         }
