@@ -33,6 +33,17 @@ class EscalationTest {
     }
 
     @Test
+    void aFailureLandingWhileTheAccountAlreadyCoolsDoesNotEscalateAgain() {
+        AccountModelsState s = new AccountModelsState(AccountMother.primary());
+        s.fail(AccountMother.status(502, "upstream-sol", T0), T0);
+        assertTrue(s.fail(AccountMother.status(502, "upstream-glm", T0), T0).escalated());
+        // a request picked before the escalation fails a moment later: the account cools already
+        FailureOutcome late = s.fail(AccountMother.status(502, "upstream-sol", T0.plusSeconds(1)), T0.plusSeconds(1));
+        assertFalse(late.escalated());
+        assertEquals(T0.plusSeconds(10), late.accountFailure().cooldownUntil(), "the escalation window is kept");
+    }
+
+    @Test
     void anExpiredModelCooldownCountsAsAvailable() {
         AccountModelsState s = new AccountModelsState(AccountMother.primary());
         s.fail(AccountMother.status(502, "upstream-sol", T0), T0);
