@@ -24,6 +24,7 @@ import java.util.Set;
  * exactly once. Every client request ends in exactly one {@link RequestEvent} (N-4).
  */
 public final class Forwarder {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Forwarder.class);
     private final PoolSnapshot snapshot;
     private final Router router;
     private final Exchange exchange;
@@ -72,6 +73,23 @@ public final class Forwarder {
     public void forward(ClientCall call, ResponseSink sink) {
         Trace trace = new Trace(call.requestId(), call.key().id(), call.family(), call.peek().model(),
                 call.peek().stream(), call.clientIp(), call.receivedAt(), call.receivedNanos());
+        try {
+            route(call, trace, sink);
+        } catch (RuntimeException e) {
+            // N-4: even a defect ends in exactly one answer and one event
+            log.error("request {} failed inside Detour", call.requestId(), e);
+            if (!trace.finished) {
+                if (sink.committed()) {
+                    finish(trace, Outcome.FAILURE, "internal");
+                } else {
+                    answerError(trace, sink, 500, "internal", "internal error; request " + call.requestId(),
+                            Outcome.FAILURE);
+                }
+            }
+        }
+    }
+
+    private void route(ClientCall call, Trace trace, ResponseSink sink) {
         if (call.family() == EndpointFamily.MODELS) {
             answer(trace, sink, 200, List.of(new Header("content-type", "application/json")),
                     router.modelList(snapshot.view(), call.key()), Outcome.SUCCESS);
@@ -262,6 +280,10 @@ public final class Forwarder {
     }
 
     private void finish(Trace trace, Outcome outcome, String errorCode) {
+        if (trace.finished) {
+            return;
+        }
+        trace.finished = true;
         events.emit(trace.toEvent(outcome, errorCode, (int) ((System.nanoTime() - trace.startNanos) / 1_000_000)));
     }
 }

@@ -29,6 +29,7 @@ final class Trace {
     String reasonCode;
     Usage usage = Usage.NONE;
     Integer ttftMs;
+    boolean finished;
 
     Trace(String requestId, Long keyId, EndpointFamily family, String model, boolean stream, String clientIp,
             Instant receivedAt, long startNanos) {

@@ -63,6 +63,11 @@ public final class ProxyServlet extends HttpServlet {
             forwarder.rejectForKey(requestId, family, key, ip, startNanos, 413, "request.too_large",
                     "request body exceeds " + MAX_BODY + " bytes", sink);
             return;
+        } catch (IOException e) {
+            // N-4: a client that vanished while sending its body still leaves one event
+            forwarder.rejectForKey(requestId, family, key, ip, startNanos, 400, "request.body_unreadable",
+                    "the request body could not be read", sink);
+            return;
         }
         RequestPeek peek;
         try {
