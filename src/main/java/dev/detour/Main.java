@@ -11,15 +11,16 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        DetourConfig config;
+        App app;
         try {
-            config = ConfigLoader.fromSystem();
+            DetourConfig config = ConfigLoader.fromSystem();
+            app = App.start(config, Clock.systemUTC());
         } catch (ConfigException e) {
+            // O-1: bad configuration fails at start-up with one line naming the variable
             System.err.println("detour: configuration error: " + e.getMessage());
             System.exit(2);
             return;
         }
-        App app = App.start(config, Clock.systemUTC());
         Runtime.getRuntime().addShutdownHook(new Thread(app::close, "detour-shutdown"));
     }
 }

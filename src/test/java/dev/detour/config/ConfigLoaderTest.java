@@ -1,0 +1,55 @@
+package dev.detour.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ConfigLoaderTest {
+    private static DetourConfig load(Map<String, String> env) {
+        return new ConfigLoader(env, new Properties()).load();
+    }
+
+    @Test
+    void defaultsFollowTheSpec() {
+        DetourConfig c = load(Map.of());
+        assertEquals("127.0.0.1", c.bind());
+        assertEquals(8080, c.port());
+        assertTrue(c.dataDir().endsWith("data"));
+        assertTrue(c.embeddedDatabase());
+        assertEquals(Duration.ofSeconds(20), c.connectTimeout());
+        assertEquals(Duration.ofSeconds(180), c.readTimeout());
+        assertEquals(Duration.ofSeconds(30), c.recoveryTick());
+        assertEquals(List.of(), c.trustedProxies());
+    }
+
+    @Test
+    void systemPropertiesInDottedFormWinOverTheEnvironment() {
+        Properties props = new Properties();
+        props.setProperty("detour.port", "9090");
+        DetourConfig c = new ConfigLoader(Map.of("DETOUR_PORT", "7070", "DETOUR_DB_URL",
+                "jdbc:mariadb://db:3306/detour"), props).load();
+        assertEquals(9090, c.port());
+        assertFalse(c.embeddedDatabase());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "DETOUR_PORT|eighty", "DETOUR_PORT|70000", "DETOUR_CONNECT_TIMEOUT_SECONDS|0",
+        "DETOUR_READ_TIMEOUT_SECONDS|x", "DETOUR_RECOVERY_TICK_SECONDS|-1", "DETOUR_DB_URL|postgres://db",
+        "DETOUR_MASTER_KEY|not-base64!", "DETOUR_MASTER_KEY|c2hvcnQ=", "DETOUR_ADMIN_PASSWORD|short",
+        "DETOUR_ADMIN_TOKEN|tiny", "DETOUR_TRUSTED_PROXIES|10.0.0.0/8,not an ip"})
+    void aBadValueFailsWithOneLineNamingTheVariable(String name, String value) {
+        ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of(name, value)));
+        assertTrue(e.getMessage().startsWith(name + ": "), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"));
+    }
+}
