@@ -1,0 +1,73 @@
+package dev.detour.bench;
+
+import java.io.IOException;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Streaming at concurrency 1: one stream at a time, legs taking turns, each leg on its own
+ * keep-alive connection. Records time to first SSE frame and the gap between consecutive frames.
+ */
+final class StreamBench {
+    private final List<Target> targets;
+
+    StreamBench(List<Target> targets) {
+        this.targets = targets;
+    }
+
+    void run(int warmup, int rounds) {
+        int k = targets.size();
+        String body = Payloads.requestBody("bench-stream", true);
+        byte[][] requests = targets.stream().map(t -> t.postRequest(body)).toArray(byte[][]::new);
+        HttpConn[] conns = targets.stream().map(t -> new HttpConn(t.port())).toArray(HttpConn[]::new);
+        Histogram[] ttft = new Histogram[k];
+        Histogram[] gaps = new Histogram[k];
+        long[] lost = new long[k];
+        long[] failed = new long[k];
+        for (int i = 0; i < k; i++) {
+            ttft[i] = Stats.micros();
+            gaps[i] = Stats.micros();
+        }
+        System.err.printf("streams: %d warm-up + %d measured streams per leg, legs alternating%n", warmup, rounds);
+        for (int r = 0; r < warmup + rounds; r++) {
+            for (int j = 0; j < k; j++) {
+                int i = (r + j) % k;
+                StreamCheck check = streamOnce(conns[i], requests[i], targets.get(i).name());
+                if (r < warmup) {
+                    continue;
+                }
+                lost[i] += check == null ? StreamCheck.EXPECTED_FRAMES : check.lostFrames();
+                failed[i] += check == null || !check.complete() ? 1 : 0;
+                if (check != null && check.complete()) {
+                    check.recordInto(ttft[i], gaps[i]);
+                }
+            }
+        }
+        for (int i = 0; i < k; i++) {
+            String name = targets.get(i).name();
+            Stats.emitMicros("ttft." + name, ttft[i]);
+            Stats.emitMicros("gap." + name, gaps[i]);
+            Stats.emit("stream." + name + ".lost_frames", Long.toString(lost[i]));
+            Stats.emit("stream." + name + ".failed_streams", Long.toString(failed[i]));
+            conns[i].close();
+        }
+    }
+
+    /** Runs one stream; null when the exchange failed outright. */
+    static StreamCheck streamOnce(HttpConn conn, byte[] request, String name) {
+        long sent = System.nanoTime();
+        StreamCheck check = new StreamCheck(sent);
+        try {
+            int status = conn.exchange(request, check);
+            if (status != 200) {
+                System.err.println("streams: " + name + " answered HTTP " + status);
+                return null;
+            }
+            return check;
+        } catch (IOException | RuntimeException e) {
+            System.err.println("streams: " + name + " failed: " + e);
+            conn.close();
+            return null;
+        }
+    }
+}
