@@ -356,17 +356,22 @@ measure_streams() {
 hold_detour_with_memory() {
   full_gc
   put mem.detour.heap_idle_mb "$(heap_used_mb)"
-  put mem.detour.heap_max_mb "$("$DETOUR_JAVA_HOME/bin/jcmd" "$DETOUR_PID" VM.flags | grep -o 'MaxHeapSize=[0-9]*' | awk -F= '{printf "%.0f", $2/1048576}')"
+  put mem.detour.heap_max_mb "$("$DETOUR_JAVA_HOME/bin/jcmd" "$DETOUR_PID" VM.flags | grep -o -- '-XX:MaxHeapSize=[0-9]*' | awk -F= '{printf "%.0f", $2/1048576}')"
   "$DETOUR_JAVA_HOME/bin/jstat" -gc "$DETOUR_PID" 250 >"$WORK/jstat.log" 2>&1 &
   PIDS+=("$!")
   local jstat_pid="$!"
-  (while kill -0 "$DETOUR_PID" 2>/dev/null; do ps -o rss= -p "$DETOUR_PID"; sleep 0.25; done) >"$WORK/rss.log" &
+  # RSS in KiB: the Detour JVM alone, and its whole process group (JVM + embedded MariaDB)
+  (while kill -0 "$DETOUR_PID" 2>/dev/null; do
+    ps -eo pid=,pgid=,rss= | awk -v p="$DETOUR_PID" '$1==p{j=$3} $2==p{g+=$3} END{print j+0, g+0}'
+    sleep 0.25
+  done) >"$WORK/rss.log" &
   PIDS+=("$!")
   local rss_pid="$!"
   bench hold "$HOLD_STREAMS" "$HOLD_RAMP_MS" "$HOLD_MS" "detour=$P_DETOUR=$DETOUR_KEY" >>"$RESULTS"
   kill "$jstat_pid" "$rss_pid" 2>/dev/null || true
   put mem.detour.heap_peak_mb "$(awk 'NR==1{for(i=1;i<=NF;i++)h[$i]=i; next} $1 ~ /^[0-9.]+$/ {u=($h["S0U"]+$h["S1U"]+$h["EU"]+$h["OU"])/1024; if(u>m)m=u} END{printf "%.0f", m}' "$WORK/jstat.log")"
   put mem.detour.rss_peak_mb "$(awk '$1>m{m=$1} END{printf "%.0f", m/1024}' "$WORK/rss.log")"
+  put mem.detour.rss_group_peak_mb "$(awk '$2>m{m=$2} END{printf "%.0f", m/1024}' "$WORK/rss.log")"
   full_gc
   put mem.detour.heap_after_mb "$(heap_used_mb)"
 }

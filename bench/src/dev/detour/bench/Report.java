@@ -90,11 +90,13 @@ final class Report {
         md.append('\n');
         md.append("Detour memory (JVM `").append(get("meta.detour_flags")).append("`):\n\n");
         md.append("| heap used, idle after GC (MiB) | heap used, peak during hold incl. garbage (MiB) "
-                + "| heap used after hold, after GC (MiB) | heap max (MiB) | RSS peak (MiB) |\n");
-        md.append("|---:|---:|---:|---:|---:|\n");
+                + "| heap used after hold, after GC (MiB) | heap max (MiB) | RSS peak, JVM (MiB) "
+                + "| RSS peak, JVM + embedded MariaDB (MiB) |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|\n");
         md.append("| ").append(get("mem.detour.heap_idle_mb")).append(" | ").append(get("mem.detour.heap_peak_mb"))
                 .append(" | ").append(get("mem.detour.heap_after_mb")).append(" | ").append(get("mem.detour.heap_max_mb"))
-                .append(" | ").append(get("mem.detour.rss_peak_mb")).append(" |\n\n");
+                .append(" | ").append(get("mem.detour.rss_peak_mb"))
+                .append(" | ").append(get("mem.detour.rss_group_peak_mb")).append(" |\n\n");
     }
 
     private void footer() {
