@@ -406,8 +406,8 @@ main() {
   fi
   measure_latency
   measure_throughput
+  measure_held_streams  # first: thousands of streams also JIT-warm every stream path for the next stage
   measure_streams
-  measure_held_streams
   put meta.load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
   bench report "$RESULTS" "$ROOT/bench/results.md"
   log "written: bench/results.md"

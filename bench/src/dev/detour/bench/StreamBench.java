@@ -9,13 +9,14 @@ import org.HdrHistogram.Histogram;
  * keep-alive connection. Records time to first SSE frame and the gap between consecutive frames.
  */
 final class StreamBench {
+    private static final int PARALLEL_WARMUP = 250;
     private final List<Target> targets;
 
     StreamBench(List<Target> targets) {
         this.targets = targets;
     }
 
-    void run(int warmup, int rounds) {
+    void run(int warmup, int rounds) throws InterruptedException {
         int k = targets.size();
         String body = Payloads.requestBody("bench-stream", true);
         byte[][] requests = targets.stream().map(t -> t.postRequest(body)).toArray(byte[][]::new);
@@ -28,7 +29,11 @@ final class StreamBench {
             ttft[i] = Stats.micros();
             gaps[i] = Stats.micros();
         }
-        System.err.printf("streams: %d warm-up + %d measured streams per leg, legs alternating%n", warmup, rounds);
+        System.err.printf("streams: %d parallel + %d sequential warm-up, %d measured streams per leg, legs alternating%n",
+                PARALLEL_WARMUP, warmup, rounds);
+        for (int i = 0; i < k; i++) {
+            warmUpInParallel(targets.get(i), requests[i]);
+        }
         for (int r = 0; r < warmup + rounds; r++) {
             for (int j = 0; j < k; j++) {
                 int i = (r + j) % k;
@@ -50,6 +55,27 @@ final class StreamBench {
             Stats.emit("stream." + name + ".lost_frames", Long.toString(lost[i]));
             Stats.emit("stream." + name + ".failed_streams", Long.toString(failed[i]));
             conns[i].close();
+        }
+    }
+
+    /**
+     * JIT-warms this JVM's stream path (and the leg's) with a batch of concurrent streams, so the
+     * sequential measurement does not time interpreted client code; a few seconds per leg.
+     */
+    private static void warmUpInParallel(Target target, byte[] request) throws InterruptedException {
+        Thread[] threads = new Thread[PARALLEL_WARMUP];
+        for (int t = 0; t < threads.length; t++) {
+            threads[t] = Thread.ofVirtual().start(() -> {
+                try (HttpConn conn = new HttpConn(target.port())) {
+                    for (int s = 0; s < 2; s++) {
+                        streamOnce(conn, request, target.name());
+                    }
+                }
+            });
+            Thread.sleep(2); // spread connects over ~0.5 s instead of one SYN burst
+        }
+        for (Thread thread : threads) {
+            thread.join(120_000);
         }
     }
 
