@@ -1,9 +1,14 @@
 package dev.detour.server;
 
+import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Map;
+import jakarta.servlet.SessionTrackingMode;
 import jakarta.servlet.http.HttpServlet;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.ee10.servlet.SessionHandler;
+import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -35,10 +40,21 @@ public final class JettyServer {
 
         ServletContextHandler context = new ServletContextHandler(ServletContextHandler.SESSIONS);
         context.setContextPath("/");
+        configureSessions(context.getSessionHandler());
         routes.forEach((pathSpec, servlet) -> context.addServlet(new ServletHolder(servlet), pathSpec));
         server.setHandler(context);
         server.setStopTimeout(30_000);
         return server;
+    }
+
+    /** U-1 console sessions: cookie only, HttpOnly, SameSite=Lax, Secure on https requests, 12 h idle. */
+    private static void configureSessions(SessionHandler sessions) {
+        sessions.setSessionCookie("DETOUR_SESSION");
+        sessions.setSessionTrackingModes(EnumSet.of(SessionTrackingMode.COOKIE));
+        sessions.setHttpOnly(true);
+        sessions.setSameSite(HttpCookie.SameSite.LAX);
+        sessions.setSecureRequestOnly(true);
+        sessions.setMaxInactiveInterval((int) Duration.ofHours(12).toSeconds());
     }
 
     public static int port(Server server) {

@@ -28,6 +28,8 @@ public final class Database implements AutoCloseable {
         Configuration configuration = new Configuration(
                 new Environment("detour", new JdbcTransactionFactory(), dataSource));
         configuration.setMapUnderscoreToCamelCase(true);
+        // rows are records: match columns to constructor parameters by name (compiled with -parameters)
+        configuration.setArgNameBasedConstructorAutoMapping(true);
         configuration.getTypeHandlerRegistry().register(Instant.class, UtcInstantTypeHandler.class);
         configuration.addMappers("dev.detour.adapter.db");
         this.sessions = new SqlSessionFactoryBuilder().build(configuration);

@@ -34,6 +34,12 @@ public record ModelState(
         return status != ModelStatus.OK || coolingAt(now);
     }
 
+    /** Any failure trace at all, whatever the status (a paused row keeps its pause but loses these on success). */
+    public boolean hasFailureTrace() {
+        return transientFailureCount > 0 || cooldownUntil != null || rateLimitResetAt != null || semanticStreakCount > 0
+                || semanticStreakFingerprint != null || lastFailureKind != null;
+    }
+
     /** Has something for 解除 / clear-all to clear: a failure trace and not paused. */
     public boolean hasSomethingToClear() {
         return status != ModelStatus.PAUSED && (status == ModelStatus.ERROR || transientFailureCount > 0

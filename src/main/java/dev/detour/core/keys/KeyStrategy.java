@@ -2,7 +2,7 @@ package dev.detour.core.keys;
 
 import dev.detour.core.ValidationException;
 
-/** How a key ranks the eligible routes (SPEC S-3). Only {@code priority} is implemented so far. */
+/** How a key ranks the eligible routes (SPEC S-3); see {@code dev.detour.core.selection.Strategies}. */
 public enum KeyStrategy {
     PRIORITY, PRICE, STABILITY, LATENCY, BALANCED, MANUAL;
 

@@ -5,9 +5,12 @@ import java.util.List;
 
 /**
  * The outcome of {@link SelectionPipeline#plan}: either an ordered candidate list with the plan's
- * reason (the first candidate's: {@code selected_priority}, {@code selected_weighted} or
+ * reason (the first candidate's: a {@code selected_*} code of the key's strategy,
+ * {@code kept_session_affinity}, {@code kept_cache_affinity} or
  * {@code probe_fallback_soonest_recovery}), or an error code (reason null, no candidates).
  * {@code retryAfter} is set only with {@link PoolErrorCode#HALTED}. Rejections are recorded either way.
+ * The plan holds every planned candidate; the key's max attempts are applied by the attempt loop
+ * or with {@link #limitedTo}.
  */
 public record Plan(
         PoolErrorCode error,
@@ -34,6 +37,26 @@ public record Plan(
 
     public boolean isSelected() {
         return error == null;
+    }
+
+    /** P-3 / §1 max attempts: the first {@code maxAttempts} candidates (0 = all), rejections unchanged. */
+    public Plan limitedTo(int maxAttempts) {
+        if (maxAttempts <= 0 || maxAttempts >= candidates.size()) {
+            return this;
+        }
+        return new Plan(error, retryAfter, reason, candidates.subList(0, maxAttempts), rejections);
+    }
+
+    /**
+     * K-2: the reasons the key's policy left routes out ({@code rejected_group_scope},
+     * {@code rejected_admin_block}, {@code rejected_ratio_ceiling}), distinct, in order of first
+     * occurrence — for the {@code route_pool.no_eligible_route} message.
+     */
+    public List<ReasonCode> policyRejectionReasons() {
+        return rejections.stream().map(Rejection::reason)
+                .filter(r -> r == ReasonCode.REJECTED_GROUP_SCOPE || r == ReasonCode.REJECTED_ADMIN_BLOCK
+                        || r == ReasonCode.REJECTED_RATIO_CEILING)
+                .distinct().toList();
     }
 
     /** The rejection recorded for an account, or null when it was not left out. */

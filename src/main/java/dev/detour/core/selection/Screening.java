@@ -4,38 +4,42 @@ import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.ModelKey;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
  * S-1 steps 1–4 over the whole pool, one account at a time, each left-out account recorded with
- * the first step that dropped it. Steps 2–4 are also judged for accounts outside the key's group
- * scope, only to tell "the key's policy removed every route" (K-2) from "nothing serves this".
+ * the first step that dropped it. Step 1 is the key's group scope, then the S-10 admin blocks, then
+ * the ratio ceiling (seed smart-router §9.4 order). Steps 2–4 are also judged for accounts the
+ * policy removed, only to tell "the key's policy removed every route" (K-2) from "nothing serves this".
  */
 final class Screening {
     private final List<Route> routes = new ArrayList<>();
     private final List<Rejection> rejections = new ArrayList<>();
     private int capableInScope;
-    private boolean outOfScopeWouldServe;
+    private boolean policyRemovedAServer;
 
     private Screening() {
     }
 
-    static Screening of(SelectionRequest request, List<Account> accounts) {
+    static Screening of(SelectionRequest request, List<Account> accounts, Instant now) {
         Screening screening = new Screening();
+        List<BlockRule> blocks = request.activeBlockRules(now);
         for (Account account : accounts) {
-            screening.screen(account, request);
+            screening.screen(account, request, blocks);
         }
         return screening;
     }
 
-    private void screen(Account account, SelectionRequest request) {
+    private void screen(Account account, SelectionRequest request, List<BlockRule> blocks) {
         ReasonCode unserved = unservedReason(account, request.family());
         Route route = unserved == null ? routeFor(account, request.requestedModel()) : null;
-        if (!request.keyPolicy().allowsGroup(account.groupId())) {
-            outOfScopeWouldServe |= route != null;
-            reject(account, ReasonCode.REJECTED_GROUP_SCOPE);
+        ReasonCode refused = policyReason(account, route, request, blocks);
+        if (refused != null) {
+            policyRemovedAServer |= route != null;
+            reject(account, refused);
         } else if (unserved != null) {
             reject(account, unserved);
         } else if (route == null) {
@@ -45,6 +49,27 @@ final class Screening {
             capableInScope++;
             routes.add(route);
         }
+    }
+
+    /**
+     * Step 1 (and S-10, filtered in steps 1–3): group scope, an admin block in force, a group ratio
+     * above the key's effective ceiling. The ratio compared is the group's: model base prices are
+     * absolute amounts, not ratios, so they rank ({@code price}) but do not count against it.
+     */
+    private static ReasonCode policyReason(Account account, Route route, SelectionRequest request,
+            List<BlockRule> blocks) {
+        if (!request.keyPolicy().allowsGroup(account.groupId())) {
+            return ReasonCode.REJECTED_GROUP_SCOPE;
+        }
+        Route subject = route != null ? route : new Route(account, null, null);
+        if (blocks.stream().anyMatch(rule -> rule.blocks(subject, request))) {
+            return ReasonCode.REJECTED_ADMIN_BLOCK;
+        }
+        long ceiling = request.ratioCeilingPpm();
+        if (ceiling > 0 && request.group(account.groupId()).ratioPpm() > ceiling) {
+            return ReasonCode.REJECTED_RATIO_CEILING;
+        }
+        return null;
     }
 
     /** Steps 2 and 3: the load filter, then the endpoint-family capability. */
@@ -86,8 +111,8 @@ final class Screening {
     }
 
     /**
-     * Null when some route survived. Otherwise K-2's {@code no_eligible_route} when an account
-     * outside the key's scope would have served it; else {@code no_accounts} when steps 2–3 left
+     * Null when some route survived. Otherwise K-2's {@code no_eligible_route} when an account the
+     * key's policy (scope, admin block, ratio ceiling) removed would have served it; else {@code no_accounts} when steps 2–3 left
      * nothing (the seed: the capability filter emptying the pool is "no accounts"), else
      * {@code model_unmatched}.
      */
@@ -95,7 +120,7 @@ final class Screening {
         if (!routes.isEmpty()) {
             return null;
         }
-        if (outOfScopeWouldServe) {
+        if (policyRemovedAServer) {
             return PoolErrorCode.NO_ELIGIBLE_ROUTE;
         }
         return capableInScope == 0 ? PoolErrorCode.NO_ACCOUNTS : PoolErrorCode.MODEL_UNMATCHED;

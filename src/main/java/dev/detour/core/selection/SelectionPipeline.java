@@ -11,9 +11,10 @@ import java.util.function.Function;
 
 /**
  * SPEC S-1/S-2 as one pure function of (request, pool, model states, now, random). The order is
- * fixed (seed: "the order cannot be changed"): key authorization → load filter → endpoint family
- * → model filter + model key → model state by (account, model key) → partition → ranking, or the
- * S-2 probe fallback when nothing is eligible.
+ * fixed (seed: "the order cannot be changed"): key authorization (scope, S-10 blocks, ratio
+ * ceiling) → load filter → endpoint family → model filter + model key → model state by (account,
+ * model key) → partition → ranking by the key's strategy (S-3/S-4) → session/cache affinity
+ * (S-6/S-8), or the S-2 probe fallback when nothing is eligible.
  *
  * <p>When some route is eligible the plan holds only the eligible routes, ranked; cooling routes
  * are not appended behind them (they are recorded as {@code rejected_cooling}): the attempt loop
@@ -35,7 +36,7 @@ public final class SelectionPipeline {
         if (!request.keyPolicy().allowsModel(request.requestedModel())) {
             return modelNotAllowed(accounts);
         }
-        Screening screening = Screening.of(request, accounts);
+        Screening screening = Screening.of(request, accounts, now);
         if (screening.error() != null) {
             return Plan.failed(screening.error(), null, screening.rejections());
         }
@@ -44,7 +45,8 @@ public final class SelectionPipeline {
         rejections.addAll(partition.dropped());
         if (!partition.eligible().isEmpty()) {
             Strategy strategy = strategies.apply(request.keyPolicy().strategy());
-            List<Candidate> ranked = strategy.rank(partition.eligible(), new RankingContext(request, now, random));
+            RankingContext context = new RankingContext(request, now, random);
+            List<Candidate> ranked = SessionAffinity.apply(strategy.rank(partition.eligible(), context), context);
             partition.cooling().forEach(c -> rejections.add(c.rejection()));
             return Plan.selected(ranked, rejections);
         }

@@ -75,7 +75,7 @@ class PriorityStrategyTest {
 
     @ParameterizedTest(name = "weights {0}:{1}:{2}")
     @CsvSource({"1,1,2", "1,3,6", "10,0,10", "5,5,0"})
-    void firstPlaceIsRoughlyProportionalToWeightOverManySeededDraws(int w1, int w2, int w3) {
+    void firstPlaceFollowsTheS4WeightOfTheConfiguredWeightsOverManySeededDraws(int w1, int w2, int w3) {
         Account[] tier = {account(1).weight(w1).build(), account(2).weight(w2).build(), account(3).weight(w3).build()};
         int draws = 20_000;
         Map<Long, Integer> firsts = new HashMap<>();
@@ -85,12 +85,18 @@ class PriorityStrategyTest {
             Plan plan = pipeline.plan(SOL, List.of(tier), Map.of(), NOW, random);
             firsts.merge(plan.candidates().get(0).accountId(), 1, Integer::sum);
         }
-        double total = Math.max(1, w1) + Math.max(1, w2) + Math.max(1, w3);
+        // S-4 with unknown quota, never used, no counters: weight / max weight × 10 + 5 (idle) + 1.5 × 3
         int[] weights = {w1, w2, w3};
+        int max = Math.max(w1, Math.max(w2, w3));
+        double[] s4 = new double[3];
+        double total = 0;
         for (int i = 0; i < 3; i++) {
-            double expected = Math.max(1, weights[i]) / total;
+            s4[i] = Math.max(0, weights[i]) * 10.0 / max + 5 + 4.5;
+            total += s4[i];
+        }
+        for (int i = 0; i < 3; i++) {
             double seen = firsts.getOrDefault((long) i + 1, 0) / (double) draws;
-            assertEquals(expected, seen, 0.02, "account " + (i + 1));
+            assertEquals(s4[i] / total, seen, 0.02, "account " + (i + 1));
         }
     }
 

@@ -1,0 +1,27 @@
+package dev.detour.adapter.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * One admin API call after authentication: method, path segments below {@code /admin/api},
+ * the actor for the audit log, query parameter lookup and the body (parsed on demand).
+ */
+record ApiRequest(String method, List<String> segments, String actor, Function<String, String> query,
+        Supplier<ObjectNode> body) {
+
+    /** The numeric id in segment 1, or 404 when it is not a positive number. */
+    long id() {
+        try {
+            long id = Long.parseLong(segments.get(1));
+            if (id > 0) {
+                return id;
+            }
+        } catch (NumberFormatException ignored) {
+            // falls through to 404
+        }
+        throw ApiException.notFound();
+    }
+}

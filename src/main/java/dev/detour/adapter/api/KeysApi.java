@@ -1,0 +1,48 @@
+package dev.detour.adapter.api;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.admin.Documents;
+import dev.detour.admin.KeyAdmin;
+
+/** {@code /admin/api/keys} and {@code /admin/api/keys/{id}}; POST returns the key, the only time it is shown. */
+final class KeysApi {
+    private final KeyAdmin keys;
+
+    KeysApi(KeyAdmin keys) {
+        this.keys = keys;
+    }
+
+    ApiResponse handle(ApiRequest request) {
+        if (request.segments().size() == 1) {
+            return switch (request.method()) {
+                case "GET" -> ApiResponse.ok(list());
+                case "POST" -> {
+                    KeyAdmin.CreatedKey created = keys.create(request.actor(), request.body().get());
+                    yield ApiResponse.created(KeyAdmin.document(created.row()).put("key", created.key()));
+                }
+                default -> throw ApiException.methodNotAllowed();
+            };
+        }
+        if (request.segments().size() != 2) {
+            throw ApiException.notFound();
+        }
+        long id = request.id();
+        return switch (request.method()) {
+            case "GET" -> ApiResponse.ok(KeyAdmin.document(keys.get(id)));
+            case "PUT" -> ApiResponse.ok(KeyAdmin.document(keys.update(request.actor(), id, request.body().get())));
+            case "DELETE" -> {
+                keys.delete(request.actor(), id);
+                yield ApiResponse.noContent();
+            }
+            default -> throw ApiException.methodNotAllowed();
+        };
+    }
+
+    private ObjectNode list() {
+        ObjectNode page = Documents.JSON.createObjectNode();
+        ArrayNode items = page.putArray("items");
+        keys.list().forEach(k -> items.add(KeyAdmin.document(k)));
+        return page;
+    }
+}

@@ -1,0 +1,28 @@
+package dev.detour.adapter.db;
+
+import java.util.List;
+
+/** SQL in AccountMapper.xml. */
+public interface AccountMapper {
+    /** Non-archived accounts, id order. */
+    List<AccountRow> selectActive();
+
+    AccountRow selectById(long id);
+
+    Long selectIdByName(String name);
+
+    /** Inserts with an empty placeholder secret; the caller seals the key under the new id next. */
+    int insert(AccountConfigRow row);
+
+    long selectLastInsertId();
+
+    int updateSecret(AccountSecretRow row);
+
+    /** Writes the config columns and bumps {@code accounts.revision}. */
+    int updateConfig(AccountConfigRow row);
+
+    int delete(long id);
+
+    /** O-4: other instances refresh their snapshot when this moves. */
+    int bumpPoolRevision();
+}

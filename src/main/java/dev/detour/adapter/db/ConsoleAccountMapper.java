@@ -1,0 +1,9 @@
+package dev.detour.adapter.db;
+
+import dev.detour.admin.AccountListItem;
+import java.util.List;
+
+/** Read-only queries behind the console's accounts page; SQL in ConsoleAccountMapper.xml. */
+public interface ConsoleAccountMapper {
+    List<AccountListItem> selectListItems();
+}

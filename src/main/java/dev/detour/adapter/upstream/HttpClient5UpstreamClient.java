@@ -1,0 +1,135 @@
+package dev.detour.adapter.upstream;
+
+import dev.detour.core.failure.TransportError;
+import dev.detour.core.failure.TransportErrorType;
+import dev.detour.gateway.Header;
+import dev.detour.gateway.UpstreamClient;
+import dev.detour.gateway.UpstreamRequest;
+import dev.detour.gateway.UpstreamResponse;
+import dev.detour.gateway.UpstreamTransportException;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * The one pooled, blocking HttpClient 5 behind the {@link UpstreamClient} port. Bytes are
+ * relayed verbatim: no retries (the Forwarder owns retry policy, P-3), no redirects, no
+ * decompression, no cookies. P-4: connect timeout and a read-gap timeout, no total deadline.
+ */
+public final class HttpClient5UpstreamClient implements UpstreamClient {
+    /** Hop-by-hop headers (RFC 9110 §7.6.1), stripped both ways (P-2); any proxy-* counts too. */
+    public static final List<String> HOP_BY_HOP = List.of("connection", "keep-alive", "proxy-authenticate",
+            "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade");
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(20);
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(180);
+    /** Many accounts often share one relay host: the per-route limit must not queue them. */
+    public static final int DEFAULT_MAX_TOTAL = 2000;
+    public static final int DEFAULT_MAX_PER_ROUTE = 1000;
+    /** A pooled connection idle this long is checked before reuse: with retries off, a stale one would fail an attempt. */
+    private static final TimeValue VALIDATE_AFTER_INACTIVITY = TimeValue.ofSeconds(1);
+    private static final TimeValue EVICT_IDLE_AFTER = TimeValue.ofSeconds(50);
+
+    private final CloseableHttpClient client;
+    private final TransportErrorMapper errors;
+
+    public HttpClient5UpstreamClient(Duration connectTimeout, Duration readTimeout) {
+        this(connectTimeout, readTimeout, DEFAULT_MAX_TOTAL, DEFAULT_MAX_PER_ROUTE);
+    }
+
+    public HttpClient5UpstreamClient(Duration connectTimeout, Duration readTimeout, int maxTotal, int maxPerRoute) {
+        this.errors = new TransportErrorMapper(connectTimeout, readTimeout);
+        PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
+                .setMaxConnTotal(maxTotal)
+                .setMaxConnPerRoute(maxPerRoute)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.of(connectTimeout))
+                        .setSocketTimeout(Timeout.of(readTimeout))
+                        .setValidateAfterInactivity(VALIDATE_AFTER_INACTIVITY)
+                        .build())
+                .build();
+        this.client = HttpClients.custom()
+                .setConnectionManager(pool)
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setResponseTimeout(Timeout.of(readTimeout))
+                        // Waiting longer for a free pooled connection than for a connect helps nobody.
+                        .setConnectionRequestTimeout(Timeout.of(connectTimeout))
+                        .setRedirectsEnabled(false)
+                        .setContentCompressionEnabled(false)
+                        .build())
+                .disableAutomaticRetries()
+                .disableRedirectHandling()
+                .disableContentCompression()
+                .disableCookieManagement()
+                .disableAuthCaching()
+                .disableConnectionState()
+                .evictIdleConnections(EVICT_IDLE_AFTER)
+                .build();
+    }
+
+    public static HttpClient5UpstreamClient withDefaults() {
+        return new HttpClient5UpstreamClient(DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT);
+    }
+
+    /** True for the names in {@link #HOP_BY_HOP} and any other {@code proxy-*} header. */
+    public static boolean isHopByHop(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return HOP_BY_HOP.contains(lower) || lower.startsWith("proxy-");
+    }
+
+    @Override
+    public UpstreamResponse send(UpstreamRequest request) throws UpstreamTransportException {
+        HttpUriRequestBase upstreamRequest = toHttpRequest(request);
+        try {
+            ClassicHttpResponse upstreamResponse = client.executeOpen(null, upstreamRequest, null);
+            return new HttpClient5UpstreamResponse(upstreamRequest, upstreamResponse, request, errors);
+        } catch (IOException | RuntimeException e) {
+            upstreamRequest.cancel();
+            throw errors.toException(e, RequestSecrets.of(request));
+        }
+    }
+
+    private static HttpUriRequestBase toHttpRequest(UpstreamRequest request) throws UpstreamTransportException {
+        URI uri;
+        try {
+            uri = URI.create(request.url());
+        } catch (IllegalArgumentException e) {
+            // The URL may carry a key (?key=…): name the problem, never the URL.
+            throw new UpstreamTransportException(new TransportError(TransportErrorType.OTHER, "invalid upstream url"));
+        }
+        HttpUriRequestBase upstreamRequest = new HttpUriRequestBase(request.method(), uri);
+        for (Header header : request.headers()) {
+            if (isForwardable(header.name())) {
+                upstreamRequest.addHeader(header.name(), header.value());
+            }
+        }
+        if (request.body() != null) {
+            // Content-Type travels in the headers above; the entity only frames the bytes.
+            upstreamRequest.setEntity(new ByteArrayEntity(request.body(), null));
+        }
+        return upstreamRequest;
+    }
+
+    /** The client sets Host and Content-Length itself from the URL and body; duplicates are a protocol error. */
+    private static boolean isForwardable(String name) {
+        return !isHopByHop(name) && !name.equalsIgnoreCase("host") && !name.equalsIgnoreCase("content-length");
+    }
+
+    @Override
+    public void close() {
+        client.close(CloseMode.GRACEFUL);
+    }
+}

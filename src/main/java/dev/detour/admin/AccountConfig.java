@@ -1,0 +1,35 @@
+package dev.detour.admin;
+
+import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.account.FailurePolicy;
+import dev.detour.core.account.ModelMappings;
+import dev.detour.core.account.Platform;
+import dev.detour.core.account.RecoveryRule;
+import java.util.Set;
+
+/**
+ * What an operator configures on an account (SPEC §1), validated. {@code families} null = the
+ * platform's defaults (so changing the platform moves them along); the api key lives apart.
+ */
+public record AccountConfig(
+        String name,
+        long groupId,
+        Platform platform,
+        String baseUrl,
+        ModelMappings mappings,
+        Set<EndpointFamily> families,
+        int priority,
+        int weight,
+        boolean enabled,
+        int maxInFlight,
+        Long quotaRemaining,
+        String notes,
+        FailurePolicy failurePolicy,
+        RecoveryRule recovery,
+        BreakerPolicy breaker,
+        BackoffPolicy backoff) {
+
+    public Set<EndpointFamily> effectiveFamilies() {
+        return families != null ? families : platform.defaultFamilies();
+    }
+}

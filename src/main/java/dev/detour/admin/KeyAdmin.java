@@ -1,0 +1,208 @@
+package dev.detour.admin;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.adapter.db.GroupMapper;
+import dev.detour.adapter.db.GroupRow;
+import dev.detour.adapter.db.KeyMapper;
+import dev.detour.adapter.db.KeyRow;
+import dev.detour.core.ValidationException;
+import dev.detour.gateway.KeyHashes;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.ibatis.session.SqlSession;
+
+/**
+ * Detour key use cases (SPEC §1, K-1): the key is {@code dtr-} + 32 random bytes (url-safe
+ * base64), shown once at creation and stored only as its SHA-256. Every change is audited.
+ */
+public final class KeyAdmin {
+    public record CreatedKey(KeyRow row, String key) {
+    }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private final dev.detour.adapter.db.Database database;
+    private final AuditLog audit;
+    private final Clock clock;
+
+    public KeyAdmin(dev.detour.adapter.db.Database database, AuditLog audit, Clock clock) {
+        this.database = database;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    public List<KeyRow> list() {
+        return database.read(s -> s.getMapper(KeyMapper.class).selectAll());
+    }
+
+    public KeyRow get(long id) {
+        KeyRow row = database.read(s -> s.getMapper(KeyMapper.class).selectById(id));
+        if (row == null) {
+            throw new NotFoundException("key " + id + " does not exist");
+        }
+        return row;
+    }
+
+    public CreatedKey create(String actor, JsonNode body) {
+        String key = newKey();
+        Instant now = clock.instant();
+        return database.inTransaction(s -> {
+            ObjectNode policy = KeyPolicies.merge(null, body, groupIds(s));
+            KeyRow draft = new KeyRow(null, name(body.get("name"), null), text(body, "owner_label", null),
+                    KeyHashes.sha256Hex(key), hint(key), bool(body, "enabled", true), expiry(body, null),
+                    json(policy), 0, now, now, null);
+            KeyMapper keys = s.getMapper(KeyMapper.class);
+            keys.insert(draft);
+            KeyRow created = keys.selectById(keys.selectLastInsertId());
+            changed(s, actor, "key.create", created.id(), null, created);
+            return new CreatedKey(created, key);
+        });
+    }
+
+    public KeyRow update(String actor, long id, JsonNode body) {
+        return database.inTransaction(s -> {
+            KeyMapper keys = s.getMapper(KeyMapper.class);
+            KeyRow before = keys.selectById(id);
+            if (before == null) {
+                throw new NotFoundException("key " + id + " does not exist");
+            }
+            ObjectNode policy = KeyPolicies.merge(parse(before.policyJson()), body, groupIds(s));
+            KeyRow after = new KeyRow(id, name(body.get("name"), before.name()),
+                    text(body, "owner_label", before.ownerLabel()), before.keyHash(), before.keyHint(),
+                    bool(body, "enabled", before.enabled()), expiry(body, before.expiresAt()), json(policy),
+                    before.spentMicros(), before.createdAt(), clock.instant(), before.lastUsedAt());
+            keys.update(after);
+            KeyRow stored = keys.selectById(id);
+            changed(s, actor, "key.update", id, before, stored);
+            return stored;
+        });
+    }
+
+    public void delete(String actor, long id) {
+        database.inTransaction(s -> {
+            KeyMapper keys = s.getMapper(KeyMapper.class);
+            KeyRow before = keys.selectById(id);
+            if (before == null) {
+                throw new NotFoundException("key " + id + " does not exist");
+            }
+            keys.deleteById(id);
+            changed(s, actor, "key.delete", id, before, null);
+            return null;
+        });
+    }
+
+    /** The key's API document: never the key or its hash, only the hint. */
+    public static ObjectNode document(KeyRow k) {
+        ObjectNode o = Documents.JSON.createObjectNode();
+        o.put("id", k.id()).put("name", k.name()).put("owner_label", k.ownerLabel()).put("key_hint", k.keyHint())
+                .put("enabled", k.enabled()).put("expires_at", k.expiresAt() == null ? null : k.expiresAt().toString());
+        ObjectNode policy = parse(k.policyJson());
+        policy.fields().forEachRemaining(e -> o.set(e.getKey(), e.getValue()));
+        o.put("created_at", k.createdAt().toString()).put("updated_at", k.updatedAt().toString())
+                .put("last_used_at", k.lastUsedAt() == null ? null : k.lastUsedAt().toString());
+        return o;
+    }
+
+    private void changed(SqlSession s, String actor, String action, long id, KeyRow before, KeyRow after) {
+        audit.record(s, actor, action, "key", id, before == null ? null : json(document(before)),
+                after == null ? null : json(document(after)));
+        s.getMapper(dev.detour.adapter.db.PoolStateMapper.class).bumpRevision();
+    }
+
+    private static Map<String, Long> groupIds(SqlSession s) {
+        Map<String, Long> ids = new HashMap<>();
+        for (GroupRow g : s.getMapper(GroupMapper.class).selectAll()) {
+            ids.put(g.name(), g.id());
+        }
+        return ids;
+    }
+
+    static String newKey() {
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        return "dtr-" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    static String hint(String key) {
+        return "dtr-…" + key.substring(key.length() - 4);
+    }
+
+    private static String name(JsonNode node, String current) {
+        if (node == null) {
+            if (current != null) {
+                return current;
+            }
+            throw new ValidationException("validation.name", "name", "name is required");
+        }
+        String name = node.isTextual() ? node.asText().trim() : "";
+        if (name.isEmpty() || name.length() > 128) {
+            throw new ValidationException("validation.name", "name", "name must be 1–128 characters");
+        }
+        return name;
+    }
+
+    private static String text(JsonNode body, String field, String current) {
+        JsonNode n = body.get(field);
+        if (n == null) {
+            return current;
+        }
+        if (n.isNull()) {
+            return null;
+        }
+        if (!n.isTextual() || n.asText().length() > 128) {
+            throw new ValidationException("validation." + field, field, field + " must be text of at most 128 characters");
+        }
+        return n.asText();
+    }
+
+    private static boolean bool(JsonNode body, String field, boolean current) {
+        JsonNode n = body.get(field);
+        if (n == null) {
+            return current;
+        }
+        if (!n.isBoolean()) {
+            throw new ValidationException("validation." + field, field, field + " must be true or false");
+        }
+        return n.asBoolean();
+    }
+
+    private static Instant expiry(JsonNode body, Instant current) {
+        JsonNode n = body.get("expires_at");
+        if (n == null) {
+            return current;
+        }
+        if (n.isNull()) {
+            return null;
+        }
+        try {
+            return Instant.parse(n.asText());
+        } catch (DateTimeParseException e) {
+            throw new ValidationException("validation.expires_at", "expires_at",
+                    "expires_at must be an ISO-8601 instant such as 2027-01-01T00:00:00Z");
+        }
+    }
+
+    private static ObjectNode parse(String json) {
+        try {
+            JsonNode node = Documents.JSON.readTree(json);
+            return node instanceof ObjectNode o ? o : Documents.JSON.createObjectNode();
+        } catch (JsonProcessingException e) {
+            return Documents.JSON.createObjectNode();
+        }
+    }
+
+    private static String json(Object node) {
+        try {
+            return Documents.JSON.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

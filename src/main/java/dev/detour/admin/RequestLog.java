@@ -1,0 +1,75 @@
+package dev.detour.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.EventMapper;
+import dev.detour.adapter.db.EventQuery;
+import dev.detour.adapter.db.EventRow;
+import dev.detour.core.ValidationException;
+import java.util.List;
+import java.util.Optional;
+
+/** The request log (SPEC §9): events newest first with keyset paging on the event id. */
+public final class RequestLog {
+    public static final int MAX_LIMIT = 200;
+
+    public record Page(List<EventRow> items, String nextCursor) {
+    }
+
+    private final Database database;
+
+    public RequestLog(Database database) {
+        this.database = database;
+    }
+
+    /** @param cursor the previous page's next_cursor (an opaque id), or null for the newest page */
+    public Page page(Long keyId, Long accountId, String model, String outcome, Integer limit, String cursor) {
+        int size = limit == null ? 50 : limit;
+        if (size < 1 || size > MAX_LIMIT) {
+            throw new ValidationException("validation.limit", "limit", "limit must be between 1 and " + MAX_LIMIT);
+        }
+        Long before = cursor == null || cursor.isBlank() ? null : parseCursor(cursor);
+        List<EventRow> rows = database.read(s -> s.getMapper(EventMapper.class)
+                .selectPage(new EventQuery(keyId, accountId, model, outcome, before, size + 1)));
+        boolean more = rows.size() > size;
+        List<EventRow> items = more ? rows.subList(0, size) : rows;
+        return new Page(items, more ? Long.toString(items.get(items.size() - 1).id(), 36) : null);
+    }
+
+    public Optional<EventRow> find(String requestId) {
+        return Optional.ofNullable(database.read(s -> s.getMapper(EventMapper.class).selectByRequestId(requestId)));
+    }
+
+    private static Long parseCursor(String cursor) {
+        try {
+            return Long.parseLong(cursor, 36);
+        } catch (NumberFormatException e) {
+            throw new ValidationException("validation.cursor", "cursor", "cursor is not one this API returned");
+        }
+    }
+
+    /** The SPEC §9 event document. */
+    public static ObjectNode document(EventRow e) {
+        ObjectNode o = Documents.JSON.createObjectNode();
+        o.put("id", e.requestId()).put("key_id", e.keyId()).put("endpoint", e.endpoint())
+                .put("model", e.requestedModel()).put("model_key", e.modelKey()).put("stream", e.stream())
+                .put("account_id", e.accountId()).put("group_id", e.groupId()).put("outcome", e.outcome())
+                .put("status", e.status()).put("error_code", e.errorCode()).put("reason_code", e.reasonCode());
+        o.set("attempts", tree(e.attemptsJson()));
+        o.set("rejections", tree(e.rejectionsJson()));
+        o.putObject("usage").put("input_tokens", e.inputTokens()).put("output_tokens", e.outputTokens())
+                .put("cache_read_tokens", e.cacheReadTokens()).put("cache_write_tokens", e.cacheWriteTokens());
+        o.put("cost", e.costMicros() / 1_000_000.0).put("ttft_ms", e.ttftMs()).put("latency_ms", e.latencyMs())
+                .put("client_ip", e.clientIp()).put("created_at", e.createdAt().toString());
+        return o;
+    }
+
+    private static JsonNode tree(String json) {
+        try {
+            return Documents.JSON.readTree(json);
+        } catch (Exception ex) {
+            return Documents.JSON.createArrayNode();
+        }
+    }
+}

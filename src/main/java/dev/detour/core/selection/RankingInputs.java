@@ -1,0 +1,67 @@
+package dev.detour.core.selection;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Live facts the strategies rank by, taken from the gateway's snapshot (not copied here: pass
+ * immutable or snapshot maps). Every map may lack an entry, which means "unknown":
+ * <ul>
+ * <li>{@code routeStats}: real-traffic outcomes and TTFT per (account, model key);</li>
+ * <li>{@code prices}: model base prices by model key, else by the client-facing name;</li>
+ * <li>{@code costLedger}: S-7 EMA per (account, model key);</li>
+ * <li>{@code lastPickedAt}: when the gateway last picked each account (S-4 min pick gap, idle).</li>
+ * </ul>
+ */
+public record RankingInputs(
+        Map<ModelStateKey, RouteStats> routeStats,
+        Map<String, ModelPrice> prices,
+        Map<ModelStateKey, CostEma> costLedger,
+        Map<Long, Instant> lastPickedAt) {
+
+    public static final RankingInputs NONE = new RankingInputs(Map.of(), Map.of(), Map.of(), Map.of());
+
+    public RankingInputs {
+        routeStats = routeStats == null ? Map.of() : routeStats;
+        prices = prices == null ? Map.of() : prices;
+        costLedger = costLedger == null ? Map.of() : costLedger;
+        lastPickedAt = lastPickedAt == null ? Map.of() : lastPickedAt;
+    }
+
+    public RouteStats statsOf(Route route) {
+        return routeStats.get(new ModelStateKey(route.account().id(), route.modelKey()));
+    }
+
+    public CostEma costOf(Route route) {
+        return costLedger.get(new ModelStateKey(route.account().id(), route.modelKey()));
+    }
+
+    /** The price of the route's model key, else of the requested name; null when neither is known. */
+    public ModelPrice priceOf(Route route, String requestedModel) {
+        ModelPrice byKey = route.modelKey() == null ? null : prices.get(route.modelKey());
+        if (byKey != null || requestedModel == null) {
+            return byKey;
+        }
+        return prices.get(requestedModel);
+    }
+
+    public Instant lastPickedAt(long accountId) {
+        return lastPickedAt.get(accountId);
+    }
+
+    public RankingInputs withRouteStats(Map<ModelStateKey, RouteStats> stats) {
+        return new RankingInputs(stats, prices, costLedger, lastPickedAt);
+    }
+
+    public RankingInputs withPrices(Map<String, ModelPrice> newPrices) {
+        return new RankingInputs(routeStats, newPrices, costLedger, lastPickedAt);
+    }
+
+    public RankingInputs withCostLedger(Map<ModelStateKey, CostEma> ledger) {
+        return new RankingInputs(routeStats, prices, ledger, lastPickedAt);
+    }
+
+    public RankingInputs withLastPickedAt(Map<Long, Instant> picked) {
+        return new RankingInputs(routeStats, prices, costLedger, picked);
+    }
+}

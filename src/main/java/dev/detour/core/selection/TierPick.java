@@ -1,0 +1,93 @@
+package dev.detour.core.selection;
+
+import dev.detour.core.account.Account;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * S-4 (seed pool-mechanism "三因子加权"): the order within one priority tier. Weight, in ppm points:
+ * quota ratio × 10 + idle bonus + success rate × 3. The tier is sorted by weight (ties by account
+ * id), the top five form the shortlist, and the shortlist is put in a weighted random order — but
+ * an account used within {@code min_pick_gap} steps back (anti-thundering-herd) unless the whole
+ * shortlist was just used, then the least recently used leads. Accounts beyond the shortlist
+ * follow by weight, as failover.
+ */
+final class TierPick {
+    static final int SHORTLIST = 5;
+    static final long SUCCESS_RATE_WITHOUT_DATA_PPM = 1_500_000L;
+    private static final long MILLIS_PER_HOUR = 3_600_000L;
+
+    private TierPick() {
+    }
+
+    static List<Route> order(List<Route> tier, RankingContext context) {
+        Map<Long, Long> weights = weights(tier, context);
+        List<Route> byWeight = new ArrayList<>(tier);
+        byWeight.sort(Comparator.comparingLong((Route r) -> -weights.get(r.account().id()))
+                .thenComparingLong(r -> r.account().id()));
+        List<Route> shortlist = byWeight.subList(0, Math.min(SHORTLIST, byWeight.size()));
+        List<Route> fresh = new ArrayList<>();
+        List<Route> recent = new ArrayList<>();
+        Duration gap = context.settings().minPickGap();
+        for (Route route : shortlist) {
+            Instant last = context.lastUse(route);
+            (last != null && context.now().isBefore(last.plus(gap)) ? recent : fresh).add(route);
+        }
+        recent.sort(Comparator.comparing(context::lastUse).thenComparingLong(r -> r.account().id()));
+        List<Route> ordered = new ArrayList<>(WeightedOrder.order(fresh, r -> weights.get(r.account().id()),
+                context.random()));
+        ordered.addAll(recent);
+        ordered.addAll(byWeight.subList(shortlist.size(), byWeight.size()));
+        return ordered;
+    }
+
+    /** The S-4 weight of every account of the tier, by account id. */
+    static Map<Long, Long> weights(List<Route> tier, RankingContext context) {
+        long maxQuota = 0;
+        long maxWeight = 0;
+        for (Route route : tier) {
+            Account a = route.account();
+            if (a.quotaRemaining() != null) {
+                maxQuota = Math.max(maxQuota, a.quotaRemaining());
+            } else {
+                maxWeight = Math.max(maxWeight, a.weight());
+            }
+        }
+        Map<Long, Long> weights = new HashMap<>();
+        for (Route route : tier) {
+            long quota = quotaRatioPpm(route.account(), maxQuota, maxWeight);
+            long idle = idleBonusPpm(context.lastUse(route), context.now(), context.settings());
+            weights.put(route.account().id(), 10 * quota + idle + 3 * successRatePpm(route.account()));
+        }
+        return weights;
+    }
+
+    /** quota_remaining / the tier's max quota; with quota unknown, weight / the tier's max weight (of such accounts). */
+    static long quotaRatioPpm(Account account, long tierMaxQuota, long tierMaxWeight) {
+        if (account.quotaRemaining() != null) {
+            return Math.min(Ppm.ONE, Ppm.ratio(account.quotaRemaining(), tierMaxQuota));
+        }
+        return Math.min(Ppm.ONE, Ppm.ratio(account.weight(), tierMaxWeight));
+    }
+
+    /** min(hours idle × per-hour bonus, max bonus); the full bonus when never used. */
+    static long idleBonusPpm(Instant lastUse, Instant now, SelectionSettings settings) {
+        if (lastUse == null) {
+            return settings.idleBonusMaxPpm();
+        }
+        long idleMillis = Math.max(0, Duration.between(lastUse, now).toMillis());
+        long bonus = Ppm.times(idleMillis, settings.idleBonusPerHourPpm()) / MILLIS_PER_HOUR;
+        return Math.min(bonus, settings.idleBonusMaxPpm());
+    }
+
+    /** ok / (ok + errors) from the account's counters; 1.5 (neutral, trusting) without any. */
+    static long successRatePpm(Account account) {
+        long total = account.successCount() + account.errorCount();
+        return total <= 0 ? SUCCESS_RATE_WITHOUT_DATA_PPM : Ppm.ratio(account.successCount(), total);
+    }
+}

@@ -1,0 +1,32 @@
+package dev.detour.gateway;
+
+import dev.detour.core.failure.Failure;
+import java.util.List;
+
+/**
+ * What one upstream attempt came to, before anything reached the client.
+ * SUCCESS_BUFFERED and CLIENT_ERROR carry the whole body; SUCCESS_STREAM carries the open
+ * response and the bytes up to and including the first data frame; FAILURE carries the verdict.
+ */
+record AttemptResult(Kind kind, int status, List<Header> headers, byte[] body, UpstreamResponse openStream,
+        Failure failure, boolean dispatched) {
+
+    enum Kind { SUCCESS_BUFFERED, SUCCESS_STREAM, CLIENT_ERROR, FAILURE }
+
+    static AttemptResult buffered(int status, List<Header> headers, byte[] body) {
+        return new AttemptResult(Kind.SUCCESS_BUFFERED, status, headers, body, null, null, true);
+    }
+
+    static AttemptResult stream(int status, List<Header> headers, byte[] head, UpstreamResponse response) {
+        return new AttemptResult(Kind.SUCCESS_STREAM, status, headers, head, response, null, true);
+    }
+
+    static AttemptResult clientError(int status, List<Header> headers, byte[] body) {
+        return new AttemptResult(Kind.CLIENT_ERROR, status, headers, body, null, null, true);
+    }
+
+    static AttemptResult failed(Failure failure, boolean dispatched) {
+        return new AttemptResult(Kind.FAILURE, failure.status() == null ? 0 : failure.status(), List.of(), null,
+                null, failure, dispatched);
+    }
+}

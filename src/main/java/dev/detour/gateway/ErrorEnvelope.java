@@ -1,0 +1,56 @@
+package dev.detour.gateway;
+
+import dev.detour.core.account.EndpointFamily;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Detour's own errors in the envelope of the client's protocol (P-8): OpenAI
+ * {@code {"error":{…}}}, Anthropic {@code {"type":"error","error":{…}}}. Messages never carry an
+ * upstream URL or key.
+ */
+public final class ErrorEnvelope {
+    private ErrorEnvelope() {
+    }
+
+    public static byte[] of(EndpointFamily.Protocol protocol, String code, String message) {
+        String escaped = escape(message);
+        String json = protocol == EndpointFamily.Protocol.ANTHROPIC
+                ? "{\"type\":\"error\",\"error\":{\"type\":\"" + anthropicType(code) + "\",\"code\":\"" + code
+                        + "\",\"message\":\"" + escaped + "\"}}"
+                : "{\"error\":{\"message\":\"" + escaped + "\",\"type\":\"detour_error\",\"code\":\"" + code
+                        + "\"}}";
+        return json.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String anthropicType(String code) {
+        if (code.startsWith("auth.")) {
+            return "authentication_error";
+        }
+        if (code.startsWith("request.")) {
+            return "invalid_request_error";
+        }
+        return code.startsWith("key.") ? "permission_error" : "api_error";
+    }
+
+    static String escape(String s) {
+        StringBuilder out = new StringBuilder(s.length() + 8);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,136 @@
+package dev.detour.gateway;
+
+import dev.detour.core.failure.AttemptFacts;
+import dev.detour.core.failure.FailureClassifier;
+import dev.detour.core.failure.TransportError;
+import dev.detour.core.failure.TransportErrorType;
+import dev.detour.core.failure.Verdict;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Runs one upstream attempt and judges it before the client sees a byte (P-5, P-6): buffered
+ * answers are read whole and classified; a streaming 2xx answer is held until its first data
+ * frame, so a dead connection, an empty 200 or a failure envelope in the first frame still fail over.
+ */
+final class Exchange {
+    private final UpstreamClient upstream;
+    private final Clock clock;
+
+    Exchange(UpstreamClient upstream, Clock clock) {
+        this.upstream = upstream;
+        this.clock = clock;
+    }
+
+    AttemptResult run(UpstreamRequest request, boolean clientWantsStream, String modelKey) {
+        UpstreamResponse response;
+        try {
+            response = upstream.send(request);
+        } catch (UpstreamTransportException e) {
+            return transportFailure(e.error(), modelKey, dispatched(e.error()));
+        }
+        int status = response.status();
+        boolean success = status >= 200 && status < 300;
+        if (clientWantsStream && success && isEventStream(response)) {
+            return firstFrame(response, modelKey);
+        }
+        byte[] body;
+        try (response) {
+            body = response.body().readAllBytes();
+        } catch (UpstreamTransportException e) {
+            response.abort();
+            return transportFailure(e.error(), modelKey, true);
+        } catch (IOException e) {
+            response.abort();
+            return transportFailure(new TransportError(TransportErrorType.OTHER, e.getMessage()), modelKey, true);
+        }
+        return judge(status, response.headers(), body, isEventStream(response), modelKey);
+    }
+
+    private AttemptResult judge(int status, List<Header> headers, byte[] body, boolean sse, String modelKey) {
+        String text = new String(body, StandardCharsets.UTF_8);
+        // F-4: a buffered SSE body is judged for truncation by the same scanner as the streaming path
+        AttemptFacts facts = sse ? AttemptFacts.streamed(status, lowerCase(headers), text)
+                : AttemptFacts.response(status, lowerCase(headers), text);
+        Verdict verdict = FailureClassifier.classify(facts.forModel(modelKey), clock.instant());
+        if (verdict.isFailure()) {
+            return AttemptResult.failed(verdict.failure(), true);
+        }
+        if (verdict.isClientError()) {
+            return AttemptResult.clientError(status, headers, body);
+        }
+        return AttemptResult.buffered(status, headers, body);
+    }
+
+    /** Reads up to the end of the first non-empty data frame; comments and keep-alives before it are kept. */
+    private AttemptResult firstFrame(UpstreamResponse response, String modelKey) {
+        ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
+        byte[] buffer = new byte[8192];
+        try {
+            InputStream in = response.body();
+            SseFrames frames = new SseFrames();
+            while (true) {
+                int n = in.read(buffer);
+                if (n < 0) {
+                    response.abort();
+                    String what = head.size() == 0 ? "upstream closed the stream before sending any data"
+                            : "upstream closed the stream before its first data frame";
+                    return transportFailure(new TransportError(TransportErrorType.CLOSED_EARLY, what), modelKey, true);
+                }
+                head.write(buffer, 0, n);
+                String firstData = frames.feed(buffer, 0, n);
+                if (firstData != null) {
+                    return judgeFirstFrame(response, head.toByteArray(), firstData, modelKey);
+                }
+            }
+        } catch (UpstreamTransportException e) {
+            response.abort();
+            return transportFailure(e.error(), modelKey, true);
+        } catch (IOException e) {
+            response.abort();
+            return transportFailure(new TransportError(TransportErrorType.OTHER, e.getMessage()), modelKey, true);
+        }
+    }
+
+    private AttemptResult judgeFirstFrame(UpstreamResponse response, byte[] head, String firstData, String modelKey) {
+        String frameText = "data: " + firstData + "\n\n";
+        Verdict verdict = FailureClassifier.classify(AttemptFacts.streamStart(response.status(),
+                lowerCase(response.headers()), frameText).forModel(modelKey), clock.instant());
+        if (verdict.isFailure()) {
+            response.abort();
+            return AttemptResult.failed(verdict.failure(), true);
+        }
+        return AttemptResult.stream(response.status(), response.headers(), head, response);
+    }
+
+    private AttemptResult transportFailure(TransportError error, String modelKey, boolean dispatched) {
+        Verdict verdict = FailureClassifier.classify(AttemptFacts.transport(error).forModel(modelKey), clock.instant());
+        return AttemptResult.failed(verdict.failure(), dispatched);
+    }
+
+    /** P-10: a request that never reached the upstream may still go elsewhere. */
+    private static boolean dispatched(TransportError error) {
+        return !(error.type() == TransportErrorType.CONNECT_REFUSED || error.type() == TransportErrorType.UNKNOWN_HOST
+                || error.type() == TransportErrorType.CONNECT_TIMEOUT);
+    }
+
+    static boolean isEventStream(UpstreamResponse response) {
+        String type = response.header("content-type");
+        return type != null && type.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
+    }
+
+    static Map<String, String> lowerCase(List<Header> headers) {
+        Map<String, String> map = new HashMap<>();
+        for (Header h : headers) {
+            map.putIfAbsent(h.name().toLowerCase(Locale.ROOT), h.value());
+        }
+        return map;
+    }
+}

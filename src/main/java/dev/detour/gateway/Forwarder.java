@@ -1,0 +1,267 @@
+package dev.detour.gateway;
+
+import dev.detour.core.account.Account;
+import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.failure.Failure;
+import dev.detour.core.failure.FailureClass;
+import dev.detour.core.failure.FailureClassifier;
+import dev.detour.core.selection.Candidate;
+import dev.detour.core.selection.Plan;
+import dev.detour.core.selection.PoolErrorCode;
+import dev.detour.core.selection.ReasonCode;
+import dev.detour.gateway.RequestEvent.AttemptRecord;
+import dev.detour.gateway.RequestEvent.Outcome;
+import dev.detour.gateway.RequestEvent.RejectionRecord;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The attempt loop (P-3): plan candidates, try each account at most once with same-account
+ * retries by policy, record one failure per exhausted account, switch, and answer the client
+ * exactly once. Every client request ends in exactly one {@link RequestEvent} (N-4).
+ */
+public final class Forwarder {
+    private final PoolSnapshot snapshot;
+    private final Router router;
+    private final Exchange exchange;
+    private final StateRecorder state;
+    private final Leases leases;
+    private final EventSink events;
+    private final SecretLookup secrets;
+    private final Pauser pauser;
+    private final Clock clock;
+
+    public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
+            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock) {
+        this.snapshot = snapshot;
+        this.router = router;
+        this.exchange = new Exchange(upstream, clock);
+        this.state = state;
+        this.leases = leases;
+        this.events = events;
+        this.secrets = secrets;
+        this.pauser = pauser;
+        this.clock = clock;
+    }
+
+    /** The key presented by the client, if it is known, enabled and not expired (K-2); else null. */
+    public KeyEntry authenticate(String presented) {
+        if (presented == null || presented.isEmpty()) {
+            return null;
+        }
+        KeyEntry key = snapshot.view().keysByHash().get(KeyHashes.sha256Hex(presented));
+        return key != null && key.usableAt(clock.instant()) ? key : null;
+    }
+
+    /** Refuses a request before routing, with the protocol's envelope and one event. */
+    public void reject(String requestId, EndpointFamily family, String path, String ip, long startNanos, int status,
+            String code, String message, ResponseSink sink) {
+        Trace trace = new Trace(requestId, null, family, null, false, ip, clock.instant(), startNanos);
+        answerError(trace, sink, status, code, message, Outcome.CLIENT_ERROR);
+    }
+
+    public void rejectForKey(String requestId, EndpointFamily family, KeyEntry key, String ip, long startNanos,
+            int status, String code, String message, ResponseSink sink) {
+        Trace trace = new Trace(requestId, key.id(), family, null, false, ip, clock.instant(), startNanos);
+        answerError(trace, sink, status, code, message, Outcome.CLIENT_ERROR);
+    }
+
+    public void forward(ClientCall call, ResponseSink sink) {
+        Trace trace = new Trace(call.requestId(), call.key().id(), call.family(), call.peek().model(),
+                call.peek().stream(), call.clientIp(), call.receivedAt(), call.receivedNanos());
+        if (call.family() == EndpointFamily.MODELS) {
+            answer(trace, sink, 200, List.of(new Header("content-type", "application/json")),
+                    router.modelList(snapshot.view(), call.key()), Outcome.SUCCESS);
+            return;
+        }
+        Router.Decision decision = router.decide(snapshot.view(), call, clock.instant());
+        if (decision.refusal() != null) {
+            Router.Refusal r = decision.refusal();
+            decision.plan().rejections().forEach(rj -> trace.rejections.add(new RejectionRecord(rj.accountId(),
+                    rj.reason().wire())));
+            if (r.retryAfterSeconds() > 0) {
+                trace.extraHeaders.add(new Header("retry-after", Long.toString(r.retryAfterSeconds())));
+            }
+            answerError(trace, sink, r.status(), r.code(), r.message(), Outcome.FAILURE);
+            return;
+        }
+        runAttempts(call, decision.plan(), trace, sink);
+    }
+
+    private void runAttempts(ClientCall call, Plan plan, Trace trace, ResponseSink sink) {
+        plan.rejections().forEach(r -> trace.rejections.add(new RejectionRecord(r.accountId(), r.reason().wire())));
+        trace.reasonCode = plan.reason().wire();
+        int maxAttempts = call.key().policy().maxAttempts();
+        Set<Long> tried = new HashSet<>();
+        boolean stopped = false;
+        for (Candidate candidate : plan.candidates()) {
+            Account account = candidate.account();
+            if (stopped || (maxAttempts > 0 && tried.size() >= maxAttempts) || !tried.add(account.id())) {
+                continue;
+            }
+            // S-5: a full account is skipped this time, with no failure recorded
+            if (!leases.tryAcquire(account.id(), account.maxInFlight())) {
+                tried.remove(account.id());
+                trace.rejections.add(new RejectionRecord(account.id(), ReasonCode.CAPACITY_OVERFLOW_TO_NEXT.wire()));
+                continue;
+            }
+            try {
+                trace.modelKey = candidate.modelKey();
+                Step step = tryAccount(call, candidate, trace, sink);
+                if (step == Step.DONE) {
+                    return;
+                }
+                stopped = step == Step.STOP;
+            } finally {
+                leases.release(account.id());
+            }
+        }
+        answerError(trace, sink, 502, PoolErrorCode.ALL_FAILED.code(), "every route failed after " + trace.attempts.size()
+                + " attempt(s); request " + call.requestId(), Outcome.FAILURE);
+    }
+
+    private enum Step { DONE, NEXT, STOP }
+
+    /** One account: same-account retries by policy, then one recorded failure (P-3). */
+    private Step tryAccount(ClientCall call, Candidate candidate, Trace trace, ResponseSink sink) {
+        Account account = candidate.account();
+        UpstreamRequest request = UpstreamRequests.build(call, account, candidate.upstreamModel(),
+                secrets.apiKey(account.id()));
+        int retriesLeft = account.failurePolicy().retryCount();
+        while (true) {
+            long started = System.nanoTime();
+            AttemptResult result = exchange.run(request, call.peek().stream(), candidate.modelKey());
+            long durationMs = (System.nanoTime() - started) / 1_000_000;
+            switch (result.kind()) {
+                case SUCCESS_BUFFERED, SUCCESS_STREAM -> {
+                    trace.attempts.add(new AttemptRecord(account.id(), result.status(), null, null, durationMs, "final"));
+                    deliver(call, candidate, result, trace, sink);
+                    return Step.DONE;
+                }
+                case CLIENT_ERROR -> {
+                    // F-1 None class: the client's own problem, returned as-is, never retried or switched
+                    trace.attempts.add(new AttemptRecord(account.id(), result.status(), null, null, durationMs, "final"));
+                    trace.accountId = account.id();
+                    trace.groupId = account.groupId();
+                    trace.reasonCode = ReasonCode.RETURNED_CLIENT_ERROR.wire();
+                    answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()), result.body(),
+                            Outcome.CLIENT_ERROR);
+                    return Step.DONE;
+                }
+                default -> {
+                }
+            }
+            Failure failure = result.failure();
+            boolean sideEffectStop = call.peek().sideEffecting() && result.dispatched();
+            if (retriesLeft > 0 && retriesSameAccount(failure) && !sideEffectStop) {
+                retriesLeft--;
+                trace.attempts.add(attempt(account, failure, durationMs, "retry_same"));
+                pauser.pause(account.failurePolicy().retryIntervalMs());
+                continue;
+            }
+            trace.attempts.add(attempt(account, failure, durationMs, "switch"));
+            state.onFailure(account, candidate.modelKey(), failure, clock.instant());
+            events.touchAccount(account.id(), false, clock.instant(), null);
+            if (sideEffectStop) {
+                // P-10: store/background requests are never replayed on a second account once dispatched
+                trace.reasonCode = ReasonCode.RETRY_STOPPED_AFTER_COMMIT.wire();
+                return Step.STOP;
+            }
+            trace.reasonCode = ReasonCode.SWITCHED_AFTER_FAILURE.wire();
+            return Step.NEXT;
+        }
+    }
+
+    /** 401/403 are never retried on the same account; permanent and quota verdicts are final for it. */
+    private static boolean retriesSameAccount(Failure failure) {
+        if (failure.failureClass() == FailureClass.PERMANENT || failure.quota()) {
+            return false;
+        }
+        Integer status = failure.status();
+        return status == null || (status != 401 && status != 403);
+    }
+
+    private void deliver(ClientCall call, Candidate candidate, AttemptResult result, Trace trace, ResponseSink sink) {
+        Account account = candidate.account();
+        trace.accountId = account.id();
+        trace.groupId = account.groupId();
+        trace.reasonCode = successReason(trace, candidate).wire();
+        if (result.kind() == AttemptResult.Kind.SUCCESS_BUFFERED) {
+            trace.usage = UsageExtractor.fromJson(result.body(), 0, result.body().length);
+            state.onSuccess(account, candidate.modelKey(), clock.instant());
+            events.touchAccount(account.id(), true, clock.instant(), candidate.modelKey());
+            answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()), result.body(),
+                    Outcome.SUCCESS);
+            return;
+        }
+        List<Header> headers = new ArrayList<>(HeaderPolicy.toClient(result.headers()));
+        headers.add(new Header("x-accel-buffering", "no"));
+        sink.begin(result.status(), headers);
+        StreamRelay.Result relayed = new StreamRelay().relay(result.openStream(), result.body(), sink);
+        trace.usage = relayed.usage();
+        trace.ttftMs = (int) ((relayed.firstWriteNanos() - trace.startNanos) / 1_000_000);
+        trace.status = result.status();
+        if (relayed.clientGone()) {
+            // P-7: a client cancel is never charged to the account
+            finish(trace, Outcome.CANCELLED, null);
+            return;
+        }
+        if (relayed.truncated()) {
+            // P-6: after the first chunk nothing can be switched; record the truncation, never retry
+            state.onFailure(account, candidate.modelKey(),
+                    FailureClassifier.truncatedStream(result.status(), candidate.modelKey()),
+                    clock.instant());
+            events.touchAccount(account.id(), false, clock.instant(), null);
+            finish(trace, Outcome.FAILURE, "stream.truncated");
+            return;
+        }
+        state.onSuccess(account, candidate.modelKey(), clock.instant());
+        events.touchAccount(account.id(), true, clock.instant(), candidate.modelKey());
+        finish(trace, Outcome.SUCCESS, null);
+    }
+
+    /** The decision that put this answer on this account: first pick, a same-account retry, or a switch. */
+    private static ReasonCode successReason(Trace trace, Candidate candidate) {
+        boolean switched = trace.attempts.stream().anyMatch(a -> a.action().equals("switch"));
+        if (switched) {
+            return ReasonCode.SWITCHED_AFTER_FAILURE;
+        }
+        boolean retried = trace.attempts.stream().anyMatch(a -> a.action().equals("retry_same"));
+        return retried ? ReasonCode.RETRY_SAME_ACCOUNT : candidate.why();
+    }
+
+    private static AttemptRecord attempt(Account account, Failure failure, long durationMs, String action) {
+        return new AttemptRecord(account.id(), failure.status(), failure.kind().wire(), failure.scope().wire(),
+                durationMs, action);
+    }
+
+    private void answerError(Trace trace, ResponseSink sink, int status, String code, String message,
+            Outcome outcome) {
+        EndpointFamily.Protocol protocol = trace.family == null ? EndpointFamily.Protocol.OPENAI
+                : trace.family.protocol();
+        trace.errorCode = code;
+        List<Header> headers = new ArrayList<>(trace.extraHeaders);
+        headers.add(new Header("content-type", "application/json"));
+        answer(trace, sink, status, headers, ErrorEnvelope.of(protocol, code, message), outcome);
+    }
+
+    private void answer(Trace trace, ResponseSink sink, int status, List<Header> headers, byte[] body,
+            Outcome outcome) {
+        trace.status = status;
+        sink.begin(status, headers);
+        try {
+            sink.write(body, 0, body.length);
+            sink.flush();
+            finish(trace, outcome, trace.errorCode);
+        } catch (ResponseSink.ClientGoneException e) {
+            finish(trace, Outcome.CANCELLED, trace.errorCode);
+        }
+    }
+
+    private void finish(Trace trace, Outcome outcome, String errorCode) {
+        events.emit(trace.toEvent(outcome, errorCode, (int) ((System.nanoTime() - trace.startNanos) / 1_000_000)));
+    }
+}

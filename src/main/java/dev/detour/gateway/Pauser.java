@@ -1,0 +1,18 @@
+package dev.detour.gateway;
+
+/** Waits retry_interval_ms between same-account retries; tests pass one that records instead. */
+@FunctionalInterface
+public interface Pauser {
+    void pause(long millis);
+
+    Pauser SLEEP = millis -> {
+        if (millis <= 0) {
+            return;
+        }
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    };
+}

@@ -1,0 +1,44 @@
+package dev.detour.gateway;
+
+import java.time.Instant;
+import java.util.List;
+
+/** The route receipt (SPEC §1): exactly one per client request (N-4), written asynchronously. */
+public record RequestEvent(
+        String requestId,
+        Long keyId,
+        String endpoint,
+        String requestedModel,
+        String modelKey,
+        boolean stream,
+        Long accountId,
+        Long groupId,
+        Outcome outcome,
+        int status,
+        String errorCode,
+        String reasonCode,
+        List<AttemptRecord> attempts,
+        List<RejectionRecord> rejections,
+        Usage usage,
+        long costMicros,
+        Integer ttftMs,
+        int latencyMs,
+        String clientIp,
+        Instant createdAt) {
+
+    public enum Outcome {
+        SUCCESS, FAILURE, CLIENT_ERROR, CANCELLED;
+
+        public String wire() {
+            return name().toLowerCase();
+        }
+    }
+
+    /** One upstream attempt: action is retry_same | switch | final. */
+    public record AttemptRecord(long accountId, Integer status, String failureKind, String scope,
+            long durationMs, String action) {
+    }
+
+    public record RejectionRecord(long accountId, String reason) {
+    }
+}

@@ -1,0 +1,25 @@
+package dev.detour.gateway;
+
+import java.util.List;
+
+/**
+ * The client side of a proxied exchange, as the Forwarder needs it. A write to a client that has
+ * gone away throws {@link ClientGoneException}: the request is then cancelled, never charged to
+ * the account (P-7).
+ */
+public interface ResponseSink {
+    void begin(int status, List<Header> headers);
+
+    void write(byte[] bytes, int offset, int length) throws ClientGoneException;
+
+    void flush() throws ClientGoneException;
+
+    /** True once {@link #begin} was called: nothing can be switched any more. */
+    boolean committed();
+
+    final class ClientGoneException extends Exception {
+        public ClientGoneException(Throwable cause) {
+            super("client disconnected", cause);
+        }
+    }
+}

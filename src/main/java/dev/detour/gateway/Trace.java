@@ -1,0 +1,50 @@
+package dev.detour.gateway;
+
+import dev.detour.core.account.EndpointFamily;
+import dev.detour.gateway.RequestEvent.AttemptRecord;
+import dev.detour.gateway.RequestEvent.Outcome;
+import dev.detour.gateway.RequestEvent.RejectionRecord;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What one request did, gathered while it runs and turned into its single {@link RequestEvent}. */
+final class Trace {
+    final String requestId;
+    final Long keyId;
+    final EndpointFamily family;
+    final String model;
+    final boolean stream;
+    final String clientIp;
+    final Instant receivedAt;
+    final long startNanos;
+    final List<AttemptRecord> attempts = new ArrayList<>(2);
+    final List<RejectionRecord> rejections = new ArrayList<>(0);
+    final List<Header> extraHeaders = new ArrayList<>(0);
+    String modelKey;
+    Long accountId;
+    Long groupId;
+    int status;
+    String errorCode;
+    String reasonCode;
+    Usage usage = Usage.NONE;
+    Integer ttftMs;
+
+    Trace(String requestId, Long keyId, EndpointFamily family, String model, boolean stream, String clientIp,
+            Instant receivedAt, long startNanos) {
+        this.requestId = requestId;
+        this.keyId = keyId;
+        this.family = family;
+        this.model = model;
+        this.stream = stream;
+        this.clientIp = clientIp;
+        this.receivedAt = receivedAt;
+        this.startNanos = startNanos;
+    }
+
+    RequestEvent toEvent(Outcome outcome, String code, int latencyMs) {
+        return new RequestEvent(requestId, keyId, family == null ? "unknown" : family.wire(), model, modelKey, stream,
+                accountId, groupId, outcome, status, code, reasonCode, List.copyOf(attempts),
+                List.copyOf(rejections), usage, 0, ttftMs, latencyMs, clientIp, receivedAt);
+    }
+}

@@ -1,0 +1,11 @@
+package dev.detour.gateway;
+
+/**
+ * The port the Forwarder sends attempts through. One long-lived, pooled instance per process;
+ * every transport problem surfaces as {@link UpstreamTransportException} carrying a
+ * {@link dev.detour.core.failure.TransportError} (P-4: timeouts name their ceiling).
+ */
+public interface UpstreamClient extends AutoCloseable {
+    /** Sends; returns once status line + headers arrived. Body is read by the caller via the response. */
+    UpstreamResponse send(UpstreamRequest request) throws UpstreamTransportException;
+}

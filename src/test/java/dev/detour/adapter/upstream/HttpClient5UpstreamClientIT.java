@@ -1,0 +1,323 @@
+package dev.detour.adapter.upstream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.detour.core.failure.TransportErrorType;
+import dev.detour.gateway.Header;
+import dev.detour.gateway.UpstreamRequest;
+import dev.detour.gateway.UpstreamResponse;
+import dev.detour.gateway.UpstreamTransportException;
+import dev.detour.testkit.Bodies;
+import dev.detour.testkit.FakeUpstream;
+import dev.detour.testkit.Reply;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The real pooled client against a real scripted upstream on loopback. */
+@Timeout(60) // a hang guard only: no assertion here depends on timing
+class HttpClient5UpstreamClientIT {
+    private static final String KEY = "sk-test-secret-0123456789abcd";
+
+    private FakeUpstream upstream;
+    private HttpClient5UpstreamClient client;
+
+    @BeforeEach
+    void start() {
+        upstream = FakeUpstream.start();
+        client = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30));
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        upstream.close();
+    }
+
+    @Test
+    void jsonReplyIsReadFullyWithItsHeadersIncludingRetryAfter() throws Exception {
+        String error = Bodies.openAiError(429, "Rate limit reached", "rate_limit_exceeded");
+        upstream.enqueue(Reply.json(429, error).header("Retry-After", "7"));
+
+        try (UpstreamResponse response = client.send(chat("{\"model\":\"gpt-4o\"}"))) {
+            assertEquals(429, response.status());
+            assertEquals("7", response.header("retry-after"));
+            assertEquals("application/json", response.header("Content-Type"));
+            assertEquals(error, readAll(response.body()));
+        }
+        assertEquals("POST", upstream.lastRequest().method());
+        assertEquals("/v1/chat/completions", upstream.lastRequest().path());
+        assertEquals("{\"model\":\"gpt-4o\"}", upstream.lastRequest().body());
+        assertEquals("Bearer " + KEY, upstream.lastRequest().header("authorization"));
+    }
+
+    @Test
+    void hopByHopHeadersAreNeitherSentNorReturned() throws Exception {
+        upstream.enqueue(Reply.chatCompletion().header("Keep-Alive", "timeout=5").header("Upgrade", "h2c"));
+        List<Header> headers = List.of(new Header("Content-Type", "application/json"),
+                new Header("Connection", "keep-alive"), new Header("TE", "trailers"),
+                new Header("Proxy-Authorization", "Basic abc"), new Header("Content-Length", "999"),
+                new Header("Host", "client.example"));
+
+        try (UpstreamResponse response = client.send(new UpstreamRequest("POST", upstream.url() + "/v1/x",
+                headers, "{}".getBytes(StandardCharsets.UTF_8)))) {
+            readAll(response.body());
+            assertNull(response.header("keep-alive"));
+            assertNull(response.header("upgrade"));
+            assertTrue(response.headers().stream().noneMatch(h -> HttpClient5UpstreamClient.isHopByHop(h.name())));
+        }
+        var sent = upstream.lastRequest();
+        assertNull(sent.header("te"));
+        assertNull(sent.header("proxy-authorization"));
+        assertEquals("2", sent.header("content-length"));
+        assertEquals("127.0.0.1:" + upstream.port(), sent.header("host"));
+    }
+
+    @Test
+    void sseFramesArriveOneByOneBeforeTheUpstreamSendsTheNext() throws Exception {
+        CountDownLatch secondFrameAllowed = new CountDownLatch(1);
+        upstream.enqueue(Reply.stallAfterFirstFrame(List.of("first", "second")).releasedBy(secondFrameAllowed));
+
+        try (UpstreamResponse response = client.send(chat("{\"stream\":true}"))) {
+            assertEquals("text/event-stream", response.header("content-type"));
+            // The upstream holds the second frame until we have read the first: a buffering
+            // client would block here until the hang guard fires.
+            assertEquals("data: first\n\n", readFrame(response.body()));
+            secondFrameAllowed.countDown();
+            assertEquals("data: second\n\n", readFrame(response.body()));
+            assertEquals("data: [DONE]\n\n", readFrame(response.body()));
+            assertEquals(-1, response.body().read());
+        }
+    }
+
+    @Test
+    void upstreamSilentBeforeHeadersFailsWithReadTimeoutNamingTheCeiling() {
+        upstream.enqueue(Reply.stallBeforeHeaders());
+        try (var impatient = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofMillis(300))) {
+            var failure = assertThrows(UpstreamTransportException.class, () -> impatient.send(chat("{}")));
+            assertEquals(TransportErrorType.READ_TIMEOUT, failure.error().type());
+            assertEquals("read timeout: no data from upstream for 300 ms (read timeout 300 ms)",
+                    failure.error().message());
+        }
+    }
+
+    @Test
+    void upstreamSilentAfterTheFirstFrameFailsTheBodyReadWithReadTimeout() throws Exception {
+        upstream.enqueue(Reply.sse(List.of("warm-up")), Reply.stallAfterFirstFrame(List.of("first", "never")));
+        try (var impatient = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(1))) {
+            // A warm pooled connection and a warm fake, so the headers never come near the ceiling.
+            try (UpstreamResponse warmUp = impatient.send(chat("{}"))) {
+                readAll(warmUp.body());
+            }
+            try (UpstreamResponse response = impatient.send(chat("{}"))) {
+                assertEquals("data: first\n\n", readFrame(response.body()));
+                var failure = assertThrows(UpstreamTransportException.class, () -> readAll(response.body()));
+                assertEquals(TransportErrorType.READ_TIMEOUT, failure.error().type());
+                assertEquals("read timeout: no data from upstream for 1 s (read timeout 1 s)", failure.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void portWithNothingListeningIsConnectRefused() throws Exception {
+        int closedPort;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            closedPort = probe.getLocalPort();
+        }
+        var failure = assertThrows(UpstreamTransportException.class,
+                () -> client.send(get("http://127.0.0.1:" + closedPort + "/v1/models")));
+        assertEquals(TransportErrorType.CONNECT_REFUSED, failure.error().type());
+        assertTrue(failure.error().type().unreachable());
+    }
+
+    @Test
+    void hostThatNeverResolvesIsUnknownHost() {
+        var failure = assertThrows(UpstreamTransportException.class,
+                () -> client.send(get("http://nonexistent.invalid/v1/models?key=" + KEY)));
+        assertEquals(TransportErrorType.UNKNOWN_HOST, failure.error().type());
+        assertTrue(!failure.getMessage().contains(KEY), failure.getMessage());
+    }
+
+    @Test
+    void connectionCutMidBodyIsClosedEarlyOrReset() throws Exception {
+        upstream.enqueue(Reply.closeMidBody("{\"id\":\"chatcmpl-1\",\"choices\":[{\"mess"));
+        try (UpstreamResponse response = client.send(chat("{}"))) {
+            assertEquals(200, response.status());
+            var failure = assertThrows(UpstreamTransportException.class, () -> readAll(response.body()));
+            assertTrue(Set.of(TransportErrorType.CLOSED_EARLY, TransportErrorType.CONNECTION_RESET)
+                    .contains(failure.error().type()), failure.getMessage());
+        }
+    }
+
+    /** Documented behaviour: headers then a cut surfaces as CLOSED_EARLY on the first body read. */
+    @Test
+    void okThenCloseWithNoBodyIsClosedEarlyOnTheFirstRead() throws Exception {
+        upstream.enqueue(Reply.emptyBodyClose());
+        try (UpstreamResponse response = client.send(chat("{}"))) {
+            assertEquals(200, response.status());
+            var failure = assertThrows(UpstreamTransportException.class, () -> readAll(response.body()));
+            assertEquals(TransportErrorType.CLOSED_EARLY, failure.error().type(), failure.getMessage());
+        }
+    }
+
+    @Test
+    void sseCutWithoutTerminalMarkerDeliversTheFramesThenClosedEarly() throws Exception {
+        upstream.enqueue(Reply.sseThenCut(List.of("a", "b")));
+        try (UpstreamResponse response = client.send(chat("{\"stream\":true}"))) {
+            assertEquals("data: a\n\n", readFrame(response.body()));
+            assertEquals("data: b\n\n", readFrame(response.body()));
+            var failure = assertThrows(UpstreamTransportException.class, () -> response.body().read());
+            assertEquals(TransportErrorType.CLOSED_EARLY, failure.error().type(), failure.getMessage());
+        }
+    }
+
+    @Test
+    void redirectIsReturnedAsIsNotFollowed() throws Exception {
+        upstream.enqueue(Reply.text(302, "moved").header("Location", upstream.url() + "/elsewhere"));
+        try (UpstreamResponse response = client.send(get(upstream.url() + "/v1/models"))) {
+            assertEquals(302, response.status());
+            assertEquals(upstream.url() + "/elsewhere", response.header("location"));
+            assertEquals("moved", readAll(response.body()));
+        }
+        assertEquals(1, upstream.requestCount());
+    }
+
+    @Test
+    void gzipBodyIsPassedThroughCompressed() throws Exception {
+        String json = Bodies.chatCompletion();
+        upstream.enqueue(Reply.json(200, json).gzip());
+        try (UpstreamResponse response = client.send(chat("{}"))) {
+            assertEquals("gzip", response.header("content-encoding"));
+            byte[] relayed = response.body().readAllBytes();
+            assertArrayEquals(json.getBytes(StandardCharsets.UTF_8), new GZIPInputStream(
+                    new java.io.ByteArrayInputStream(relayed)).readAllBytes());
+        }
+        assertNull(upstream.lastRequest().header("accept-encoding"));
+    }
+
+    @Test
+    void fullyReadResponsesReuseOneConnectionAndAnUnreadOneIsDropped() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            try (UpstreamResponse response = client.send(chat("{}"))) {
+                readAll(response.body());
+            }
+        }
+        assertEquals(1, upstream.connectionsOpened());
+
+        upstream.enqueue(Reply.sse(List.of("x", "y")));
+        client.send(chat("{}")).close(); // body not read: the connection must not go back to the pool
+        try (UpstreamResponse response = client.send(chat("{}"))) {
+            assertEquals(Bodies.chatCompletion(), readAll(response.body()));
+        }
+        assertEquals(2, upstream.connectionsOpened());
+    }
+
+    @Test
+    void abortDropsAStalledStreamAtOnceAndLaterReadsFail() throws Exception {
+        upstream.enqueue(Reply.stallAfterFirstFrame(List.of("first", "never")));
+        UpstreamResponse response = client.send(chat("{}"));
+        assertEquals("data: first\n\n", readFrame(response.body()));
+        response.abort();
+        response.abort();
+        var failure = assertThrows(UpstreamTransportException.class, () -> response.body().read());
+        assertEquals(TransportErrorType.OTHER, failure.error().type());
+        response.close();
+    }
+
+    @Test
+    void abortFromAnotherThreadUnblocksAReaderWaitingOnAStalledStream() throws Exception {
+        upstream.enqueue(Reply.stallAfterHeaders());
+        UpstreamResponse response = client.send(chat("{}"));
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try {
+            CountDownLatch reading = new CountDownLatch(1);
+            Future<Integer> read = reader.submit(() -> {
+                reading.countDown();
+                return response.body().read();
+            });
+            reading.await();
+            response.abort();
+            var failure = assertThrows(java.util.concurrent.ExecutionException.class, read::get);
+            assertTrue(failure.getCause() instanceof UpstreamTransportException, failure.toString());
+        } finally {
+            reader.shutdownNow();
+            response.close();
+        }
+    }
+
+    @Test
+    void fiftyParallelRequestsToOneHostAllReachTheUpstreamAtOnce() throws Exception {
+        int parallel = 50;
+        CountDownLatch release = new CountDownLatch(1);
+        upstream.handler(request -> Reply.stallBeforeHeaders().releasedBy(release));
+        ExecutorService callers = Executors.newFixedThreadPool(parallel);
+        try {
+            List<Future<Integer>> statuses = new ArrayList<>();
+            for (int i = 0; i < parallel; i++) {
+                statuses.add(callers.submit(() -> {
+                    try (UpstreamResponse response = client.send(chat("{}"))) {
+                        readAll(response.body());
+                        return response.status();
+                    }
+                }));
+            }
+            // All 50 are held by the upstream at the same time: none waits in the pool queue.
+            upstream.awaitRequests(parallel);
+            assertEquals(parallel, upstream.requestCount());
+            release.countDown();
+            for (Future<Integer> status : statuses) {
+                assertEquals(200, status.get());
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+    }
+
+    private UpstreamRequest chat(String json) {
+        return new UpstreamRequest("POST", upstream.url() + "/v1/chat/completions",
+                List.of(new Header("Content-Type", "application/json"), new Header("Authorization", "Bearer " + KEY)),
+                json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static UpstreamRequest get(String url) {
+        return new UpstreamRequest("GET", url, List.of(new Header("Authorization", "Bearer " + KEY)), null);
+    }
+
+    private static String readAll(InputStream body) throws IOException {
+        return new String(body.readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    /** Reads exactly one SSE event (up to and including the blank line), never further. */
+    private static String readFrame(InputStream body) throws IOException {
+        ByteArrayOutputStream frame = new ByteArrayOutputStream();
+        int previous = -1;
+        int b;
+        while ((b = body.read()) != -1) {
+            frame.write(b);
+            if (b == '\n' && previous == '\n') {
+                break;
+            }
+            previous = b;
+        }
+        return frame.toString(StandardCharsets.UTF_8);
+    }
+}

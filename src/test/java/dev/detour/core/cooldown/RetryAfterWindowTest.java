@@ -1,0 +1,95 @@
+package dev.detour.core.cooldown;
+
+import static dev.detour.core.cooldown.AccountMother.SOL_AND_GLM;
+import static dev.detour.core.cooldown.AccountMother.T0;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.detour.core.account.FailurePolicy;
+import dev.detour.core.account.ModelState;
+import dev.detour.core.failure.Failure;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** C-4: the cooldown for the scope is max(window, hint) capped; the uncapped reset is kept. */
+class RetryAfterWindowTest {
+
+    static FailurePolicy policy(boolean cooldown, boolean honor, int capSeconds) {
+        return new FailurePolicy(2, 200, cooldown, 10, 10, true, honor, capSeconds);
+    }
+
+    static ModelState rowAfter429(FailurePolicy policy, Map<String, String> headers) {
+        AccountModelsState s = new AccountModelsState(AccountMother.account(SOL_AND_GLM, policy));
+        return s.fail(AccountMother.status(429, headers, "", "upstream-sol", T0), T0).modelRow();
+    }
+
+    @ParameterizedTest(name = "{0}: {1} → cools {2}s, reset_at +{3}s")
+    @CsvSource({
+            "retry-after, 60, 60, 60",
+            "retry-after, 5, 10, 5",
+            "retry-after, 7200, 1800, 7200",
+            "x-ratelimit-reset-requests, 6m0s, 360, 360",
+            "x-ratelimit-reset-tokens, 20ms, 10, 0.02",
+            "x-ratelimit-reset-tokens, 1s, 10, 1"})
+    void honoredHintsStretchTheWindowUpToTheCap(String header, String value, long cools, double resetSeconds) {
+        ModelState row = rowAfter429(policy(true, true, 1800), Map.of(header, value));
+        assertEquals(T0.plusSeconds(cools), row.cooldownUntil());
+        assertEquals(T0.plusMillis((long) (resetSeconds * 1000)), row.rateLimitResetAt());
+    }
+
+    @Test
+    void anthropicUnifiedResetAndAnHttpDateAreHintsToo() {
+        long epoch = T0.plusSeconds(120).getEpochSecond();
+        assertEquals(T0.plusSeconds(120), rowAfter429(policy(true, true, 1800),
+                Map.of("anthropic-ratelimit-unified-reset", Long.toString(epoch))).cooldownUntil());
+        assertEquals(T0.plusSeconds(300), rowAfter429(policy(true, true, 1800),
+                Map.of("retry-after", "Wed, 02 Sep 2026 10:05:00 GMT")).cooldownUntil());
+    }
+
+    @Test
+    void ignoringRetryAfterKeepsTheConfiguredWindow() {
+        ModelState row = rowAfter429(policy(true, false, 1800), Map.of("retry-after", "600"));
+        assertEquals(T0.plusSeconds(10), row.cooldownUntil());
+        assertEquals(T0.plusSeconds(10), row.rateLimitResetAt()); // no hint honored: the window itself
+    }
+
+    @Test
+    void anHonoredHintAppliesEvenWithCooldownOff() {
+        ModelState row = rowAfter429(policy(false, true, 1800), Map.of("retry-after", "30"));
+        assertEquals(T0.plusSeconds(30), row.cooldownUntil());
+        assertNull(rowAfter429(policy(false, true, 1800), Map.of()).cooldownUntil());
+    }
+
+    @Test
+    void theAccountScopeHonorsTheHintToo() {
+        AccountModelsState s = new AccountModelsState(AccountMother.account(SOL_AND_GLM, policy(true, true, 100)));
+        Failure f = AccountMother.status(403, Map.of("retry-after", "3600"), "", "upstream-sol", T0);
+        FailureOutcome out = s.fail(f, T0);
+        assertEquals(T0.plusSeconds(100), out.accountFailure().cooldownUntil());
+        assertEquals(T0.plusSeconds(100), out.accountFailure().nextRetryAt());
+    }
+
+    @Test
+    void aNonRateLimitCooldownCarriesNoLedgerReset() {
+        ModelState row = rowAfter503WithRetryAfter();
+        assertEquals(T0.plusSeconds(60), row.cooldownUntil());
+        assertNull(row.rateLimitResetAt());
+    }
+
+    private static ModelState rowAfter503WithRetryAfter() {
+        AccountModelsState s = new AccountModelsState(AccountMother.primary());
+        return s.fail(AccountMother.status(503, Map.of("retry-after", "60"), "", "upstream-sol", T0), T0).modelRow();
+    }
+
+    @Test
+    void theWindowMathsDirectly() {
+        Failure hint = AccountMother.status(429, Map.of("retry-after", "100000"), "", "m", T0);
+        Instant until = CooldownWindow.until(policy(true, true, 86_400), hint, T0);
+        assertEquals(T0.plusSeconds(86_400), until);
+        FailurePolicy longWindow = new FailurePolicy(2, 200, true, 7200, 10, true, true, 1800);
+        assertEquals(T0.plusSeconds(7200), CooldownWindow.until(longWindow, hint, T0)); // the cap never shortens the window
+    }
+}

@@ -1,0 +1,101 @@
+package dev.detour.core.failure;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** F-4 / P-6: terminal markers and truncation, chunk by chunk. */
+class StreamTerminalScannerTest {
+    static final String DELTA = "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n";
+
+    static StreamTerminalScanner scan(String... chunks) {
+        StreamTerminalScanner scanner = new StreamTerminalScanner();
+        for (String c : chunks) {
+            scanner.feed(c);
+        }
+        return scanner;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {
+            "event: response.completed\ndata: {\"type\":\"response.completed\"}\n\n",
+            "data: [DONE]\n\n", "data:[DONE]\n\n",
+            "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+            "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+            "data: {\"choices\":[{\"delta\":{},\"finish_reason\": \"length\"}]}\n\n",
+            "data: {\"choices\":[{\"finish_reason\" :  \"tool_calls\"}]}\n\n",
+            "data: {\"choices\":[{\"finish_reason\":\"content_filter\"}]}\n\n",
+            "data: {\"candidates\":[{\"finishReason\": \"STOP\"}]}\n\n"})
+    void eachTerminalMarkerEndsTheStreamProperly(String terminal) {
+        StreamTerminalScanner scanner = scan(DELTA, terminal);
+        assertTrue(scanner.sawTerminal(), terminal);
+        assertFalse(scanner.truncated());
+    }
+
+    @Test
+    void dataFramesWithoutAnyMarkerAreTruncated() {
+        StreamTerminalScanner scanner = scan(DELTA, DELTA, ": keep-alive\n\n");
+        assertTrue(scanner.sawDataFrame());
+        assertTrue(scanner.truncated());
+    }
+
+    @Test
+    void aMarkerSplitAcrossChunksStillCounts() {
+        String all = DELTA + "data: {\"choices\":[{\"delta\":{},\"finish_reason\": \"stop\"}]}\n\n";
+        for (int cut = 1; cut < all.length(); cut++) {
+            StreamTerminalScanner scanner = scan(all.substring(0, cut), all.substring(cut));
+            assertFalse(scanner.truncated(), "cut at " + cut);
+        }
+        StreamTerminalScanner oneByOne = new StreamTerminalScanner();
+        for (char c : ("data: {\"x\":1}\n\ndata: [DO" + "NE]\n\n").toCharArray()) {
+            oneByOne.feed(String.valueOf(c));
+        }
+        assertTrue(oneByOne.sawTerminal());
+    }
+
+    @Test
+    void byteChunksReachTheSameVerdictAsText() {
+        byte[] bytes = ("data: {\"content\":\"你好\"}\n\nevent: response.com").getBytes(StandardCharsets.UTF_8);
+        byte[] rest = "pleted\ndata: {}\n\n".getBytes(StandardCharsets.UTF_8);
+        StreamTerminalScanner scanner = new StreamTerminalScanner();
+        scanner.feed(bytes, 0, bytes.length);
+        assertTrue(scanner.truncated());
+        scanner.feed(rest, 0, rest.length);
+        assertFalse(scanner.truncated());
+    }
+
+    @Test
+    void aStreamWithNoDataFrameIsNotTruncatedOnlyEmpty() {
+        assertFalse(scan(": keep-alive\n\n", "data:\n\n", "data:   \n\n", "event: ping\n\n").truncated());
+        assertFalse(scan("").sawDataFrame());
+    }
+
+    @Test
+    void aFinalDataLineWithoutNewlineCounts() {
+        assertTrue(scan("data: {\"partial\":").truncated());
+    }
+
+    @Test
+    void contentMentioningStopWithoutTheExactMarkerDoesNotEndTheStream() {
+        assertTrue(scan("data: {\"content\":\"please stop\",\"finish_reason\":null}\n\n").truncated());
+    }
+
+    @Test
+    void theTruncationMessageIsExact() {
+        assertEquals("stream disconnected before completion: stream closed before response.completed",
+                Failure.TRUNCATED_STREAM_MESSAGE);
+    }
+
+    @Test
+    void firstFrameHelpersTellWhenTheFirstFrameIsWholeAndWhatItSays() {
+        assertFalse(SseFrames.firstDataFrameComplete(": ping\n\ndata: {\"error\":{\"mess"));
+        assertTrue(SseFrames.firstDataFrameComplete(": ping\n\ndata: {\"error\":{\"message\":\"x\"}}\n\n"));
+        assertEquals("{\"a\":1}\n{\"b\":2}", SseFrames.firstDataFrame("data: {\"a\":1}\ndata: {\"b\":2}\n\n"));
+        assertEquals(null, SseFrames.firstDataFrame(": only comments\r\n\r\ndata: [DONE]\r\n\r\n"));
+    }
+}
