@@ -12,8 +12,9 @@ import org.HdrHistogram.Histogram;
  * Concurrent streams held: N clients (virtual threads, one connection each) are started over
  * {@code rampMillis}; once every client has sent its first request the hold window opens, and
  * each client runs stream after stream until it closes. Every stream is checked frame by frame.
- * Reports the fewest, median and most streams in flight during the window (sampled every 50 ms;
- * a client is briefly not in flight between two of its streams), streams
+ * Reports streams in flight (request sent, not finished) and streams receiving (first frame read,
+ * not finished — those the proxy is really serving, not queueing) during the window, sampled
+ * every 50 ms (a client is briefly idle between two of its streams), streams
  * completed, failed streams, lost frames, and TTFT and frame gaps under that load.
  */
 final class HoldBench {
@@ -21,6 +22,7 @@ final class HoldBench {
     private final Target target;
     private final AtomicInteger started = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger receiving = new AtomicInteger();
     private final AtomicInteger peak = new AtomicInteger();
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
@@ -43,12 +45,12 @@ final class HoldBench {
             threads.add(Thread.ofVirtual().name("hold-client").start(() -> client(request)));
         }
         long holdStart = awaitAllStarted(clients, System.nanoTime() + 60_000 * MS);
-        int[] samples = sampleWindow(holdStart, holdStart + holdMillis * MS);
+        int[][] samples = sampleWindow(holdStart, holdStart + holdMillis * MS);
         stop = true;
         for (Thread t : threads) {
             t.join(120_000);
         }
-        emit(clients, (holdStart - start) / MS, samples);
+        emit(clients, (holdStart - start) / MS, samples[0], samples[1]);
     }
 
     private long awaitAllStarted(int clients, long deadline) {
@@ -58,14 +60,20 @@ final class HoldBench {
         return System.nanoTime();
     }
 
-    /** Samples streams in flight every 50 ms during the hold window; returns the samples, sorted. */
-    private int[] sampleWindow(long holdStart, long holdEnd) {
-        int[] samples = new int[(int) Math.max(1, (holdEnd - holdStart) / (50 * MS))];
-        for (int i = 0; i < samples.length; i++) {
+    /**
+     * Samples every 50 ms during the hold window: [0] streams in flight (request sent, [DONE] not
+     * yet read) and [1] streams receiving (first frame read, [DONE] not yet read); both sorted.
+     */
+    private int[][] sampleWindow(long holdStart, long holdEnd) {
+        int n = (int) Math.max(1, (holdEnd - holdStart) / (50 * MS));
+        int[][] samples = new int[2][n];
+        for (int i = 0; i < n; i++) {
             parkUntil(holdStart + i * 50 * MS);
-            samples[i] = inFlight.get();
+            samples[0][i] = inFlight.get();
+            samples[1][i] = receiving.get();
         }
-        Arrays.sort(samples);
+        Arrays.sort(samples[0]);
+        Arrays.sort(samples[1]);
         return samples;
     }
 
@@ -78,10 +86,14 @@ final class HoldBench {
                     started.incrementAndGet();
                     first = false;
                 }
-                StreamCheck check = StreamBench.streamOnce(conn, request, target.name());
+                StreamCheck check = new StreamCheck(System.nanoTime(), receiving::incrementAndGet);
+                boolean ok = StreamBench.streamOnce(conn, request, target.name(), check);
+                if (check.firstFrameSeen()) {
+                    receiving.decrementAndGet();
+                }
                 inFlight.decrementAndGet();
-                record(check);
-                if (check == null) {
+                record(ok ? check : null);
+                if (!ok) {
                     parkUntil(System.nanoTime() + 100 * MS); // a refusing leg must not spin
                 }
             }
@@ -100,12 +112,14 @@ final class HoldBench {
         }
     }
 
-    private void emit(int clients, long rampTookMillis, int[] samples) {
+    private void emit(int clients, long rampTookMillis, int[] samples, int[] receivingSamples) {
         String p = "hold." + target.name();
         Stats.emit(p + ".clients", Integer.toString(clients));
         Stats.emit(p + ".ramp_ms", Long.toString(rampTookMillis));
         Stats.emit(p + ".min_in_flight", Integer.toString(samples[0]));
         Stats.emit(p + ".median_in_flight", Integer.toString(samples[samples.length / 2]));
+        Stats.emit(p + ".min_receiving", Integer.toString(receivingSamples[0]));
+        Stats.emit(p + ".median_receiving", Integer.toString(receivingSamples[receivingSamples.length / 2]));
         Stats.emit(p + ".peak_in_flight", Integer.toString(peak.get()));
         Stats.emit(p + ".streams_completed", Long.toString(completed.get()));
         Stats.emit(p + ".failed_streams", Long.toString(failed.get()));

@@ -81,19 +81,23 @@ final class StreamBench {
 
     /** Runs one stream; null when the exchange failed outright. */
     static StreamCheck streamOnce(HttpConn conn, byte[] request, String name) {
-        long sent = System.nanoTime();
-        StreamCheck check = new StreamCheck(sent);
+        StreamCheck check = new StreamCheck(System.nanoTime());
+        return streamOnce(conn, request, name, check) ? check : null;
+    }
+
+    /** Runs one stream into {@code check}; false when the exchange failed outright. */
+    static boolean streamOnce(HttpConn conn, byte[] request, String name, StreamCheck check) {
         try {
             int status = conn.exchange(request, check);
             if (status != 200) {
                 System.err.println("streams: " + name + " answered HTTP " + status);
-                return null;
+                return false;
             }
-            return check;
+            return true;
         } catch (IOException | RuntimeException e) {
             System.err.println("streams: " + name + " failed: " + e);
             conn.close();
-            return null;
+            return false;
         }
     }
 }

@@ -19,6 +19,7 @@ final class StreamCheck implements HttpConn.BodySink {
     }
 
     private final long sentNanos;
+    private final Runnable onFirstFrame;
     private final byte[] line = new byte[4096];
     private int lineLength;
     private boolean overflow;
@@ -32,7 +33,12 @@ final class StreamCheck implements HttpConn.BodySink {
     private int gapCount;
 
     StreamCheck(long sentNanos) {
+        this(sentNanos, () -> { });
+    }
+
+    StreamCheck(long sentNanos, Runnable onFirstFrame) {
         this.sentNanos = sentNanos;
+        this.onFirstFrame = onFirstFrame;
     }
 
     @Override
@@ -66,6 +72,7 @@ final class StreamCheck implements HttpConn.BodySink {
     private void onFrame(String payload, long nanos) {
         if (firstFrameNanos < 0) {
             firstFrameNanos = nanos;
+            onFirstFrame.run();
         }
         if (payload.equals("[DONE]")) {
             doneSeen = true;
@@ -92,6 +99,10 @@ final class StreamCheck implements HttpConn.BodySink {
     /** Frames (role, 64 deltas in order, [DONE]) that did not arrive intact. */
     int lostFrames() {
         return EXPECTED_FRAMES - framesOk;
+    }
+
+    boolean firstFrameSeen() {
+        return firstFrameNanos >= 0;
     }
 
     boolean complete() {
