@@ -1,0 +1,21 @@
+-- wrk script for bench/run.sh: POST the bench's fixed chat completion request.
+-- BENCH_BEARER (optional) is sent as "Authorization: Bearer ..." (the Detour key).
+-- At the end it prints key=value lines that run.sh collects (see done()).
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["User-Agent"] = "detour-bench"
+local bearer = os.getenv("BENCH_BEARER")
+if bearer ~= nil and bearer ~= "" then
+  wrk.headers["Authorization"] = "Bearer " .. bearer
+end
+-- Same bytes as Payloads.requestBody("bench-json", false) in the Java client.
+wrk.body = '{"model":"bench-json","messages":[{"role":"user","content":"Say hello."}],"stream":false}'
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("wrk.requests=%d\n", summary.requests))
+  io.write(string.format("wrk.duration_us=%d\n", summary.duration))
+  io.write(string.format("wrk.errors=%d\n", e.connect + e.read + e.write + e.status + e.timeout))
+  io.write(string.format("wrk.p50_us=%d\n", latency:percentile(50)))
+  io.write(string.format("wrk.p99_us=%d\n", latency:percentile(99)))
+end

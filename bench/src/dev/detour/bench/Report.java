@@ -1,0 +1,182 @@
+package dev.detour.bench;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Properties;
+
+/** Turns the collected {@code key=value} results into the Markdown tables of bench/results.md. */
+final class Report {
+    private static final String[] LEGS = {"direct", "nginx", "detour"};
+    private final Properties p = new Properties();
+    private final StringBuilder md = new StringBuilder(8192);
+
+    Report(Path results) throws IOException {
+        try (Reader reader = Files.newBufferedReader(results, StandardCharsets.UTF_8)) {
+            p.load(reader);
+        }
+    }
+
+    String render() {
+        header();
+        buffered();
+        streaming();
+        held();
+        footer();
+        return md.toString();
+    }
+
+    private void header() {
+        md.append("# Detour benchmark results\n\n");
+        line("Run", get("meta.date") + " on commit `" + get("meta.commit") + "`");
+        line("Machine", get("meta.cpu") + ", " + get("meta.cores") + " cores, load average at start "
+                + get("meta.load_start") + ", at end " + get("meta.load_end"));
+        line("Detour JVM", get("meta.jvm_detour") + " — flags `" + get("meta.detour_flags") + "`");
+        line("Bench client JVM", get("meta.jvm_client"));
+        line("Tools", get("meta.nginx") + "; " + get("meta.wrk"));
+        line("Detour leg", get("meta.detour_status"));
+        md.append('\n');
+    }
+
+    private void line(String name, String value) {
+        md.append("- **").append(name).append(":** ").append(value).append('\n');
+    }
+
+    private void buffered() {
+        md.append("## Buffered chat completions (upstream: nginx returning a fixed JSON)\n\n");
+        tableHead();
+        latencyRow("Latency p50, concurrency 1 (ms)", "lat", "p50_us", "");
+        latencyRow("Latency p99, concurrency 1 (ms)", "lat", "p99_us", "");
+        latencyRow("Latency p99.9, concurrency 1 (ms)", "lat", "p999_us", "");
+        addedRow("Added latency p50 vs direct (ms)", "lat", "p50_us", "≤ 0.3 (N-1)");
+        addedRow("Added latency p99 vs direct (ms)", "lat", "p99_us", "≤ 1 (N-1)");
+        countRow("Requests measured / errors", "lat.%s.n", "lat.%s.errors");
+        ratioRow("Throughput, concurrency 16 (req/s)", "tput.%s.rps", "≥ 25 % of nginx (N-1)");
+        ratioRow("wrk latency p99 at concurrency 16 (ms)", "tput.%s.p99_ms", "");
+        countRow("wrk requests / non-2xx or socket errors", "tput.%s.requests", "tput.%s.errors");
+        md.append('\n');
+    }
+
+    private void streaming() {
+        md.append("## Streaming at concurrency 1 (fake upstream: role frame, 64 deltas 20 ms apart, [DONE])\n\n");
+        tableHead();
+        latencyRow("Time to first frame p50 (ms)", "ttft", "p50_us", "");
+        latencyRow("Time to first frame p99 (ms)", "ttft", "p99_us", "");
+        addedRow("Added TTFT p50 vs direct (ms)", "ttft", "p50_us", "≤ 1 (N-1)");
+        addedRow("Added TTFT p99 vs direct (ms)", "ttft", "p99_us", "≤ 1 (N-1)");
+        latencyRow("Gap between frames p50 (ms)", "gap", "p50_us", "20 nominal");
+        latencyRow("Gap between frames p99 (ms)", "gap", "p99_us", "");
+        addedRow("Added gap p50 vs direct (ms)", "gap", "p50_us", "≈ 0 (N-1)");
+        addedRow("Added gap p99 vs direct (ms)", "gap", "p99_us", "≈ 0 (N-1)");
+        countRow("Streams measured / lost frames", "ttft.%s.n", "stream.%s.lost_frames");
+        md.append('\n');
+    }
+
+    private void held() {
+        md.append("## Concurrent streams held (").append(get("hold.direct.clients"))
+                .append(" clients, each runs stream after stream for the hold window)\n\n");
+        tableHead();
+        ratioRow("Streams receiving frames during the hold, median", "hold.%s.median_receiving", "1000 (N-3)");
+        ratioRow("Streams receiving frames during the hold, fewest", "hold.%s.min_receiving", "");
+        ratioRow("Streams in flight (sent, not finished), median", "hold.%s.median_in_flight", "");
+        ratioRow("Streams in flight (sent, not finished), fewest", "hold.%s.min_in_flight", "");
+        ratioRow("Most streams in flight", "hold.%s.peak_in_flight", "");
+        ratioRow("Streams completed (each verified frame by frame)", "hold.%s.streams_completed", "");
+        countRow("Failed streams / lost frames", "hold.%s.failed_streams", "hold.%s.lost_frames");
+        latencyRow("Time to first frame p99 under load (ms)", "hold", "ttft.p99_us", "");
+        latencyRow("Gap between frames p99 under load (ms)", "hold", "gap.p99_us", "");
+        latencyRow("Gap between frames max under load (ms)", "hold", "gap.max_us", "");
+        md.append('\n');
+        md.append("Detour memory (JVM `").append(get("meta.detour_flags")).append("`):\n\n");
+        md.append("| heap used, idle after GC (MiB) | heap used, peak during hold incl. garbage (MiB) "
+                + "| heap used after hold, after GC (MiB) | heap max (MiB) | RSS peak, JVM (MiB) "
+                + "| RSS peak, JVM + embedded MariaDB (MiB) |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| ").append(get("mem.detour.heap_idle_mb")).append(" | ").append(get("mem.detour.heap_peak_mb"))
+                .append(" | ").append(get("mem.detour.heap_after_mb")).append(" | ").append(get("mem.detour.heap_max_mb"))
+                .append(" | ").append(get("mem.detour.rss_peak_mb"))
+                .append(" | ").append(get("mem.detour.rss_group_peak_mb")).append(" |\n\n");
+    }
+
+    private void footer() {
+        md.append("Latency figures are whole round trips measured by the bench client (raw keep-alive socket, "
+                + "HdrHistogram); added = Detour (or nginx) percentile minus the direct percentile from the same "
+                + "alternating run. Throughput is wrk `-t2 -c16`. See bench/README.md for what each figure means.\n");
+    }
+
+    private void tableHead() {
+        md.append("| figure | direct | nginx proxy_pass | Detour | Detour/direct | Detour/nginx | target |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---|\n");
+    }
+
+    private void latencyRow(String label, String family, String stat, String target) {
+        double[] v = new double[3];
+        for (int i = 0; i < 3; i++) {
+            v[i] = num(family + "." + LEGS[i] + "." + stat) / 1000.0;
+        }
+        row(label, ms(v[0]), ms(v[1]), ms(v[2]), ratio(v[2], v[0]), ratio(v[2], v[1]), target);
+    }
+
+    private void addedRow(String label, String family, String stat, String target) {
+        double direct = num(family + ".direct." + stat) / 1000.0;
+        double nginx = num(family + ".nginx." + stat) / 1000.0 - direct;
+        double detour = num(family + ".detour." + stat) / 1000.0 - direct;
+        row(label, "0", ms(nginx), ms(detour), "", "", target);
+    }
+
+    private void ratioRow(String label, String keyPattern, String target) {
+        double[] v = new double[3];
+        for (int i = 0; i < 3; i++) {
+            v[i] = num(String.format(keyPattern, LEGS[i]));
+        }
+        row(label, plain(v[0]), plain(v[1]), plain(v[2]), ratio(v[2], v[0]), ratio(v[2], v[1]), target);
+    }
+
+    private void countRow(String label, String firstPattern, String secondPattern) {
+        String[] cells = new String[3];
+        for (int i = 0; i < 3; i++) {
+            cells[i] = get(String.format(firstPattern, LEGS[i])) + " / " + get(String.format(secondPattern, LEGS[i]));
+        }
+        row(label, cells[0], cells[1], cells[2], "", "", secondPattern.contains("lost") ? "0 lost" : "0 errors");
+    }
+
+    private void row(String label, String... cells) {
+        md.append("| ").append(label);
+        for (String cell : cells) {
+            md.append(" | ").append(cell);
+        }
+        md.append(" |\n");
+    }
+
+    private String get(String key) {
+        String value = p.getProperty(key);
+        return value == null || value.isBlank() ? "—" : value.trim();
+    }
+
+    private double num(String key) {
+        try {
+            return Double.parseDouble(p.getProperty(key, "").trim());
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    private static String ms(double value) {
+        return Double.isNaN(value) ? "—" : String.format(Locale.ROOT, "%.3f", value);
+    }
+
+    private static String plain(double value) {
+        if (Double.isNaN(value)) {
+            return "—";
+        }
+        return value == Math.rint(value) ? String.format(Locale.ROOT, "%.0f", value)
+                : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private static String ratio(double a, double b) {
+        return Double.isNaN(a) || Double.isNaN(b) || b == 0 ? "—" : String.format(Locale.ROOT, "%.2f×", a / b);
+    }
+}
