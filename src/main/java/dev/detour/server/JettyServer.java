@@ -22,7 +22,9 @@ public final class JettyServer {
     }
 
     public static Server newServer(String bind, int port, Map<String, HttpServlet> routes) {
-        QueuedThreadPool threads = new QueuedThreadPool(400, 8);
+        // N-3: every open stream holds a thread on Java 17 (no virtual threads), so 1,000 concurrent
+        // streams need well over 1,000 threads; idle ones time out and cost only their reserved stack
+        QueuedThreadPool threads = new QueuedThreadPool(2048, 16);
         threads.setName("detour-http");
         // Virtual threads only where the JVM has them: passing an executor on 17 throws.
         if (VirtualThreads.areSupported()) {
