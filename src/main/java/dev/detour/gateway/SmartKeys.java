@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SmartKeys {
     /** P-10: a response id stays bound to its account for 24 h. */
     public static final Duration BINDING_TTL = Duration.ofHours(24);
+    private static final int MAX_LOCAL_BINDINGS = 100_000;
     private final SmartStore store;
     private final RouteStatsBook stats = new RouteStatsBook();
     private final Map<Long, AtomicLong> spent = new ConcurrentHashMap<>();
@@ -100,6 +101,10 @@ public final class SmartKeys {
 
     public void bindResponse(String responseId, long accountId, Instant now) {
         Instant expiresAt = now.plus(BINDING_TTL);
+        if (bindings.size() >= MAX_LOCAL_BINDINGS) {
+            // the database keeps them all; memory only keeps the live ones
+            bindings.values().removeIf(b -> !b.expiresAt().isAfter(now));
+        }
         bindings.put(responseId, new Binding(accountId, expiresAt));
         store.bindResponse(responseId, accountId, expiresAt);
     }

@@ -79,6 +79,34 @@ class SmartRoutingIT {
     }
 
     @Test
+    void afterTheCheapRouteFailsThePriceKeyMovesUpATierAndReturnsWhenItRecovers() {
+        fx.group("cheap", 500_000);
+        long idA = fx.account("a", a, "default", 0, "m", "up-a");
+        long idB = fx.account("b", b, "cheap", 1, "m", "up-b");
+        fx.prices("[{\"model\":\"up-a\",\"input_micros_per_m\":1000000,\"output_micros_per_m\":1000000},"
+                + "{\"model\":\"up-b\",\"input_micros_per_m\":1000000,\"output_micros_per_m\":1000000}]");
+        String priceKey = fx.key("{\"name\":\"A\",\"strategy\":\"price\"}");
+        b.enqueue(Reply.openAiError(503, "overloaded", "server_error"));
+        assertEquals(200, fx.chat(priceKey, "m").statusCode());
+        assertEquals(200, fx.chat(priceKey, "m").statusCode());
+        assertEquals(1, b.requestCount(), "the cheap route failed once and is cooling");
+        assertEquals(2, a.requestCount(), "the key moved up a price tier");
+        JsonNode preview = SmartFixture.json(fx.post(priceKey, "/v1/detour/route-preview", "{\"model\":\"m\"}"));
+        JsonNode cooling = preview.path("rejections").get(0);
+        assertEquals(idB, cooling.path("account_id").asLong());
+        assertEquals("rejected_cooling", cooling.path("reason").asText());
+        assertEquals(10, cooling.path("retry_in_seconds").asLong(), "the key holder sees the time until retry");
+
+        gw.clock.advance(Duration.ofSeconds(11));
+        fx.chat(priceKey, "m");
+        assertEquals(2, b.requestCount(), "recovered: back on the cheap route");
+        JsonNode back = gw.events(3).get(2);
+        assertEquals(idB, back.path("account_id").asLong());
+        assertEquals("selected_lowest_price", back.path("reason_code").asText());
+        assertEquals(idA, gw.events(3).get(1).path("account_id").asLong());
+    }
+
+    @Test
     void theEventCostIsTokensTimesPriceTimesGroupRatio() {
         fx.group("half", 500_000);
         fx.account("a", a, "half", 0, "m", "up-a");

@@ -57,12 +57,12 @@ final class KeyPolicyServlet extends HttpServlet {
             switch (parts[1]) {
                 case "policy" -> save(request, response, id);
                 case "rotate" -> {
-                    KeyAdmin.CreatedKey rotated = keys.rotate(actor(request), id);
+                    KeyAdmin.CreatedKey rotated = keys.rotate(Actors.of(request), id);
                     snapshot.reload();
                     render(request, response, KeyAdmin.document(rotated.row()), null, rotated.key(), false);
                 }
                 case "delete" -> {
-                    keys.delete(actor(request), id);
+                    keys.delete(Actors.of(request), id);
                     snapshot.reload();
                     response.setStatus(303);
                     response.setHeader("Location", "/keys");
@@ -77,7 +77,7 @@ final class KeyPolicyServlet extends HttpServlet {
     private void save(HttpServletRequest request, HttpServletResponse response, long id) throws IOException {
         ObjectNode body = formToJson(request);
         try {
-            ObjectNode saved = KeyAdmin.document(keys.update(actor(request), id, body));
+            ObjectNode saved = KeyAdmin.document(keys.update(Actors.of(request), id, body));
             snapshot.reload();
             render(request, response, saved, null, null, true);
         } catch (ValidationException e) {
@@ -160,12 +160,6 @@ final class KeyPolicyServlet extends HttpServlet {
         model.put("saved", saved);
         model.put("activeNav", "keys");
         view.render(request, response, "keys/policy", model, null);
-    }
-
-    private static String actor(HttpServletRequest request) {
-        var session = request.getSession(false);
-        Object user = session == null ? null : session.getAttribute("detour.console.user");
-        return user == null ? "console" : user.toString();
     }
 
     private static Long keyId(HttpServletRequest request, String action) {
