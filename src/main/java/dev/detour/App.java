@@ -12,6 +12,11 @@ import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.EmbeddedMariaDb;
 import dev.detour.adapter.db.MyBatisAccountsPageSource;
 import dev.detour.adapter.db.MyBatisPoolStore;
+import dev.detour.adapter.db.MyBatisSmartStore;
+import dev.detour.adapter.web.SmartRoutes;
+import dev.detour.admin.BlockAdmin;
+import dev.detour.admin.PriceAdmin;
+import dev.detour.gateway.SmartKeys;
 import dev.detour.adapter.proxy.ClientAddress;
 import dev.detour.adapter.proxy.ProxyServlet;
 import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
@@ -66,6 +71,8 @@ public final class App implements AutoCloseable {
     private final HttpClient5UpstreamClient upstream;
     private final Leases leases;
     private final StateRecorder stateRecorder;
+    private final MyBatisSmartStore smartStore;
+    private final SmartKeys smartKeys;
 
     private App(DetourConfig config, Optional<EmbeddedMariaDb> embedded, Database database, Clock clock) {
         this.config = config;
@@ -86,8 +93,13 @@ public final class App implements AutoCloseable {
         this.upstream = new HttpClient5UpstreamClient(config.connectTimeout(), config.readTimeout());
         this.leases = new Leases();
         this.stateRecorder = new StateRecorder(poolStore, snapshot);
-        Forwarder forwarder = new Forwarder(snapshot, new Router(new SelectionPipeline(), null), upstream,
-                stateRecorder, leases, events, snapshot::apiKey, Pauser.SLEEP, clock);
+        // issue 6 smart keys: prices, blocks, spend, response bindings, route stats beside the snapshot
+        this.smartStore = new MyBatisSmartStore(database);
+        this.smartKeys = new SmartKeys(smartStore);
+        snapshot.onReload(smartKeys::reload);
+        Router router = new Router(new SelectionPipeline(), null, smartKeys);
+        Forwarder forwarder = new Forwarder(snapshot, router, upstream,
+                stateRecorder, leases, events, snapshot::apiKey, Pauser.SLEEP, clock, smartKeys);
         routes.put("/v1/*", new ProxyServlet(forwarder, clock, ClientAddress.PEER));
 
         // U-1 console: first-run admin, session + CSRF (consoleAuth is shared with the admin API)
@@ -106,7 +118,11 @@ public final class App implements AutoCloseable {
                         !ConsoleSessionAuth.isStateChanging(request) || consoleAuth.csrfValid(request)));
         routes.put("/admin/api/*", new AdminApiServlet(AdminAuthenticator.anyOf(adminAuth), groupAdmin,
                 accountAdmin, new AccountStateView(clock, poolStore::modelRows, leases::inFlight), audit, new KeyAdmin(database, audit, clock),
-                new RequestLog(database), snapshot::reload));
+                new RequestLog(database), snapshot::reload).withSmartKeys(new PriceAdmin(database, audit, clock),
+                new BlockAdmin(database, audit, clock)));
+        routes.putAll(SmartRoutes.create(new SmartRoutes.Deps(consoleAuth, forwarder, router, snapshot, smartKeys,
+                leases, new KeyAdmin(database, audit, clock), new PriceAdmin(database, audit, clock),
+                new BlockAdmin(database, audit, clock), new RequestLog(database), clock)));
         this.server = JettyServer.newServer(config.bind(), config.port(), routes);
     }
 
@@ -162,6 +178,10 @@ public final class App implements AutoCloseable {
         return snapshot;
     }
 
+    public SmartKeys smartKeys() {
+        return smartKeys;
+    }
+
     public StateRecorder stateRecorder() {
         return stateRecorder;
     }
@@ -187,6 +207,7 @@ public final class App implements AutoCloseable {
         }
         refresher.close();
         events.close();
+        smartStore.close();
         try {
             upstream.close();
         } catch (Exception e) {

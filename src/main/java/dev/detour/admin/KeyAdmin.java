@@ -98,6 +98,23 @@ public final class KeyAdmin {
         });
     }
 
+    /** K-1 rotate: a new secret, shown once; the old one stops working at once (its hash is gone). */
+    public CreatedKey rotate(String actor, long id) {
+        String key = newKey();
+        return database.inTransaction(s -> {
+            KeyMapper keys = s.getMapper(KeyMapper.class);
+            KeyRow before = keys.selectById(id);
+            if (before == null) {
+                throw new NotFoundException("key " + id + " does not exist");
+            }
+            s.getMapper(dev.detour.adapter.db.SmartMapper.class).updateKeySecret(id, KeyHashes.sha256Hex(key),
+                    hint(key), clock.instant());
+            KeyRow after = keys.selectById(id);
+            changed(s, actor, "key.rotate", id, before, after);
+            return new CreatedKey(after, key);
+        });
+    }
+
     /** The key's API document: never the key or its hash, only the hint. */
     public static ObjectNode document(KeyRow k) {
         ObjectNode o = Documents.JSON.createObjectNode();
@@ -105,6 +122,7 @@ public final class KeyAdmin {
                 .put("enabled", k.enabled()).put("expires_at", k.expiresAt() == null ? null : k.expiresAt().toString());
         ObjectNode policy = parse(k.policyJson());
         policy.fields().forEachRemaining(e -> o.set(e.getKey(), e.getValue()));
+        o.put("spent_micros", k.spentMicros());
         o.put("created_at", k.createdAt().toString()).put("updated_at", k.updatedAt().toString())
                 .put("last_used_at", k.lastUsedAt() == null ? null : k.lastUsedAt().toString());
         return o;

@@ -34,9 +34,17 @@ public final class Forwarder {
     private final SecretLookup secrets;
     private final Pauser pauser;
     private final Clock clock;
+    private final SmartKeys smart;
 
     public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
             EventSink events, SecretLookup secrets, Pauser pauser, Clock clock) {
+        this(snapshot, router, upstream, state, leases, events, secrets, pauser, clock, SmartKeys.none());
+    }
+
+    /** With the smart-key facts (issue 6): cost and spend, route stats, response bindings. */
+    public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
+            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, SmartKeys smart) {
+        this.smart = smart;
         this.snapshot = snapshot;
         this.router = router;
         this.exchange = new Exchange(upstream, clock);
@@ -181,6 +189,7 @@ public final class Forwarder {
                 continue;
             }
             trace.attempts.add(attempt(account, failure, durationMs, "switch"));
+            smart.stats().record(account.id(), candidate.modelKey(), false, null); // S-3: real traffic only
             state.onFailure(account, candidate.modelKey(), failure, clock.instant());
             events.touchAccount(account.id(), false, clock.instant(), null);
             if (sideEffectStop) {
@@ -209,6 +218,8 @@ public final class Forwarder {
         trace.reasonCode = successReason(trace, candidate).wire();
         if (result.kind() == AttemptResult.Kind.SUCCESS_BUFFERED) {
             trace.usage = UsageExtractor.fromJson(result.body(), 0, result.body().length);
+            settleSmart(call, candidate, trace, ResponseIds.fromBody(call.family(), result.body()),
+                    (int) ((System.nanoTime() - trace.startNanos) / 1_000_000));
             state.onSuccess(account, candidate.modelKey(), clock.instant());
             events.touchAccount(account.id(), true, clock.instant(), candidate.modelKey());
             answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()), result.body(),
@@ -218,7 +229,8 @@ public final class Forwarder {
         List<Header> headers = new ArrayList<>(HeaderPolicy.toClient(result.headers()));
         headers.add(new Header("x-accel-buffering", "no"));
         sink.begin(result.status(), headers);
-        StreamRelay.Result relayed = new StreamRelay().relay(result.openStream(), result.body(), sink);
+        ResponseIds.Sniffer sniffer = new ResponseIds.Sniffer(sink, call.family());
+        StreamRelay.Result relayed = new StreamRelay().relay(result.openStream(), result.body(), sniffer);
         trace.usage = relayed.usage();
         trace.ttftMs = (int) ((relayed.firstWriteNanos() - trace.startNanos) / 1_000_000);
         trace.status = result.status();
@@ -236,9 +248,26 @@ public final class Forwarder {
             finish(trace, Outcome.FAILURE, "stream.truncated");
             return;
         }
+        settleSmart(call, candidate, trace, sniffer.responseId(), trace.ttftMs);
         state.onSuccess(account, candidate.modelKey(), clock.instant());
         events.touchAccount(account.id(), true, clock.instant(), candidate.modelKey());
         finish(trace, Outcome.SUCCESS, null);
+    }
+
+    /**
+     * Issue 6 on a delivered answer: cost = tokens × price × group ratio on the event and the key's
+     * spend (K-2); the route's real-traffic outcome and TTFT (S-3); response id → account (P-10).
+     */
+    private void settleSmart(ClientCall call, Candidate candidate, Trace trace, String responseId, Integer ttftMs) {
+        Account account = candidate.account();
+        var group = snapshot.view().groups().get(account.groupId());
+        long ratio = group == null ? dev.detour.core.selection.GroupView.RATIO_ONE : group.ratioPpm();
+        trace.costMicros = smart.settle(call.key().id(), candidate.modelKey(), call.peek().model(), ratio,
+                trace.usage);
+        smart.stats().record(account.id(), candidate.modelKey(), true, ttftMs);
+        if (responseId != null) {
+            smart.bindResponse(responseId, account.id(), clock.instant());
+        }
     }
 
     /** The decision that put this answer on this account: first pick, a same-account retry, or a switch. */

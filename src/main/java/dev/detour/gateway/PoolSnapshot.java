@@ -35,10 +35,17 @@ public final class PoolSnapshot {
     private final PoolStore store;
     private final ReentrantLock writes = new ReentrantLock();
     private volatile View view;
+    private final java.util.List<Runnable> reloadListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public PoolSnapshot(PoolStore store) {
         this.store = store;
         reload();
+    }
+
+    /** Issue 6: facts kept beside the pool (prices, blocks, spend) reload whenever the pool does. */
+    public void onReload(Runnable listener) {
+        reloadListeners.add(listener);
+        listener.run();
     }
 
     public View view() {
@@ -72,6 +79,7 @@ public final class PoolSnapshot {
         } finally {
             writes.unlock();
         }
+        reloadListeners.forEach(Runnable::run);
     }
 
     /** Patches one account and replaces all its model rows (this instance's own write). */

@@ -1,5 +1,8 @@
 package dev.detour.gateway;
 
+import dev.detour.core.account.Account;
+import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.keys.KeyPolicy;
 import dev.detour.core.selection.ModelCatalog;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.PoolErrorCode;
@@ -23,6 +26,9 @@ public final class Router {
     public record Decision(Plan plan, Refusal refusal) {
     }
 
+    /** P-10: the code of a state-bound request whose account cannot take it (502). */
+    public static final String STATE_BOUND_UNAVAILABLE = "route_pool.state_bound_unavailable";
+
     private static final RandomSource THREAD_RANDOM = new RandomSource() {
         @Override
         public long nextLong(long bound) {
@@ -37,10 +43,16 @@ public final class Router {
 
     private final SelectionPipeline pipeline;
     private final RandomSource random;
+    private final SmartKeys smart;
 
     public Router(SelectionPipeline pipeline, RandomSource random) {
+        this(pipeline, random, SmartKeys.none());
+    }
+
+    public Router(SelectionPipeline pipeline, RandomSource random, SmartKeys smart) {
         this.pipeline = pipeline;
         this.random = random == null ? THREAD_RANDOM : random;
+        this.smart = smart;
     }
 
     public Decision decide(PoolSnapshot.View view, ClientCall call, Instant now) {
@@ -51,27 +63,92 @@ public final class Router {
             return new Decision(none, new Refusal(403, PoolErrorCode.KEY_MODEL_NOT_ALLOWED.code(),
                     "this key may not use model " + model + "; request " + call.requestId(), 0));
         }
-        SelectionRequest request = new SelectionRequest(call.family(), model, policy, view.groups());
-        Plan plan = pipeline.plan(request, view.accounts(), view.models(), now, random);
+        Refusal spend = spendLimitRefusal(call);
+        if (spend != null) {
+            return new Decision(Plan.failed(PoolErrorCode.NO_ELIGIBLE_ROUTE, null, List.of()), spend);
+        }
+        SelectionRequest request = smartRequest(call.family(), model, policy, view);
+        Long bound = stateBoundAccount(call, now);
+        List<Account> pool = bound == null ? view.accounts() : onlyAccount(view.accounts(), bound);
+        Plan plan = pipeline.plan(request, pool, view.models(), now, random);
         if (plan.isSelected()) {
             return new Decision(plan, null);
+        }
+        if (bound != null) {
+            return new Decision(plan, stateBoundRefusal(call, bound));
         }
         PoolErrorCode error = plan.error();
         long retryAfter = plan.retryAfter() == null ? 0
                 : Math.max(1, Duration.between(now, plan.retryAfter()).toSeconds() + 1);
         return new Decision(plan, new Refusal(error.httpStatus(), error.code(),
-                message(error, model) + "; 0 attempts; request " + call.requestId(), retryAfter));
+                message(error, model, plan) + "; 0 attempts; request " + call.requestId(), retryAfter));
     }
 
-    private static String message(PoolErrorCode error, String model) {
+    private static String message(PoolErrorCode error, String model, Plan plan) {
         return switch (error) {
             case NO_ACCOUNTS -> "no enabled account is in the pool";
             case MODEL_UNMATCHED -> "no account maps model " + model;
             case MODEL_UNAVAILABLE -> "every account serving " + model + " has it paused or in error";
-            case NO_ELIGIBLE_ROUTE -> "this key's policy leaves no route for " + model;
+            case NO_ELIGIBLE_ROUTE -> noEligibleRouteMessage(model, plan);
             case HALTED -> "every group serving " + model + " is halted";
             default -> error.code();
         };
+    }
+
+    // ---- issue 6 (smart keys): K-2 spend, S-10 blocks, S-3 inputs, P-10 state binding, E-2 preview ----
+
+    /** E-2 route preview: what selection would do now for this key and model; calls no upstream. */
+    public Plan preview(PoolSnapshot.View view, KeyEntry key, EndpointFamily family, String model, Instant now) {
+        return pipeline.plan(smartRequest(family, model, key.policy(), view), view.accounts(), view.models(), now,
+                random);
+    }
+
+    /** S-1 request with the S-10 rules, prices and real-traffic stats (S-3). */
+    SelectionRequest smartRequest(EndpointFamily family, String model, KeyPolicy policy, PoolSnapshot.View view) {
+        return new SelectionRequest(family, model, policy, view.groups()).withBlockRules(smart.blockRules())
+                .withInputs(smart.rankingInputs());
+    }
+
+    /** K-2: 429 {@code key.spend_limit} once the key's running spend reached its limit. */
+    private Refusal spendLimitRefusal(ClientCall call) {
+        KeyPolicy policy = call.key().policy();
+        long spent = smart.spentMicros(call.key().id());
+        if (!policy.spendLimitReached(spent)) {
+            return null;
+        }
+        return new Refusal(429, "key.spend_limit", "this key has spent " + spent + " of its "
+                + policy.spendLimitMicros() + " micros limit; request " + call.requestId(), 0);
+    }
+
+    /** P-10: the account that created the referenced response, or null when unknown (normal selection). */
+    private Long stateBoundAccount(ClientCall call, Instant now) {
+        RequestPeek peek = call.peek();
+        if (!peek.stateBound()) {
+            return null;
+        }
+        String id = peek.previousResponseId() != null ? peek.previousResponseId() : peek.conversation();
+        return smart.boundAccount(id, now);
+    }
+
+    private static List<Account> onlyAccount(List<Account> accounts, long accountId) {
+        return accounts.stream().filter(a -> a.id() == accountId).toList();
+    }
+
+    /** P-10: no cross-account failover for state-bound requests; their account cannot take it now. */
+    private static Refusal stateBoundRefusal(ClientCall call, long accountId) {
+        return new Refusal(502, STATE_BOUND_UNAVAILABLE, "this request continues a response stored on one route,"
+                + " which cannot take it now; it is never sent elsewhere; 0 attempts; request " + call.requestId(), 0);
+    }
+
+    /** K-2: the message names the rejection reasons of the key's own policy. */
+    private static String noEligibleRouteMessage(String model, Plan plan) {
+        List<String> why = plan.policyRejectionReasons().stream().map(r -> switch (r) {
+            case REJECTED_RATIO_CEILING -> "above this key's price ceiling (rejected_ratio_ceiling)";
+            case REJECTED_ADMIN_BLOCK -> "blocked by the site operator (rejected_admin_block)";
+            case REJECTED_GROUP_SCOPE -> "outside this key's groups (rejected_group_scope)";
+            default -> r.wire();
+        }).toList();
+        return "this key's policy leaves no route for " + model + ": every route is " + String.join(" or ", why);
     }
 
     /** P-9: the union of client-facing names the key may reach; paused models are not hidden. */

@@ -30,6 +30,8 @@ final class Trace {
     Usage usage = Usage.NONE;
     Integer ttftMs;
     boolean finished;
+    /** Issue 6: tokens × model price × group ratio, micros. */
+    long costMicros;
 
     Trace(String requestId, Long keyId, EndpointFamily family, String model, boolean stream, String clientIp,
             Instant receivedAt, long startNanos) {
@@ -46,6 +48,6 @@ final class Trace {
     RequestEvent toEvent(Outcome outcome, String code, int latencyMs) {
         return new RequestEvent(requestId, keyId, family == null ? "unknown" : family.wire(), model, modelKey, stream,
                 accountId, groupId, outcome, status, code, reasonCode, List.copyOf(attempts),
-                List.copyOf(rejections), usage, 0, ttftMs, latencyMs, clientIp, receivedAt);
+                List.copyOf(rejections), usage, costMicros, ttftMs, latencyMs, clientIp, receivedAt);
     }
 }

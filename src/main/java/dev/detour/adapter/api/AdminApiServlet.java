@@ -41,6 +41,7 @@ public final class AdminApiServlet extends HttpServlet {
     private final transient KeysApi keys;
     private final transient RequestsApi requests;
     private final transient Runnable afterChange;
+    private transient SmartApi smart;
 
     public AdminApiServlet(AdminAuthenticator authenticator, GroupAdmin groupAdmin, AccountAdmin accountAdmin,
             AccountStateView states, AuditLog auditLog, KeyAdmin keyAdmin, RequestLog requestLog,
@@ -52,6 +53,12 @@ public final class AdminApiServlet extends HttpServlet {
         this.keys = new KeysApi(keyAdmin);
         this.requests = new RequestsApi(requestLog);
         this.afterChange = afterChange;
+    }
+
+    /** Issue 6: prices and block rules (wired by App next to the other resources). */
+    public AdminApiServlet withSmartKeys(dev.detour.admin.PriceAdmin prices, dev.detour.admin.BlockAdmin blocks) {
+        this.smart = new SmartApi(prices, blocks);
+        return this;
     }
 
     @Override
@@ -96,8 +103,17 @@ public final class AdminApiServlet extends HttpServlet {
             case "audit" -> audit.handle(call);
             case "keys" -> keys.handle(call);
             case "requests" -> requests.handle(call);
+            case "prices" -> smartApi().prices(call);
+            case "blocks" -> smartApi().blocks(call);
             default -> throw ApiException.notFound();
         };
+    }
+
+    private SmartApi smartApi() {
+        if (smart == null) {
+            throw ApiException.notFound();
+        }
+        return smart;
     }
 
     private static List<String> segments(String pathInfo) {

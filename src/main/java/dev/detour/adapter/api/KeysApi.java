@@ -24,6 +24,14 @@ final class KeysApi {
                 default -> throw ApiException.methodNotAllowed();
             };
         }
+        if (request.segments().size() == 3 && request.segments().get(2).equals("rotate")) {
+            if (!request.method().equals("POST")) {
+                throw ApiException.methodNotAllowed();
+            }
+            // K-1: the new secret is shown once, like at creation
+            KeyAdmin.CreatedKey rotated = keys.rotate(request.actor(), request.id());
+            return ApiResponse.ok(KeyAdmin.document(rotated.row()).put("key", rotated.key()));
+        }
         if (request.segments().size() != 2) {
             throw ApiException.notFound();
         }

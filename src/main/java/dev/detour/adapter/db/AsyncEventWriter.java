@@ -101,7 +101,11 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         try {
             if (!batch.isEmpty()) {
                 List<EventRow> rows = batch.stream().map(AsyncEventWriter::toRow).toList();
-                database.inTransaction(s -> s.getMapper(EventMapper.class).insertBatch(rows));
+                database.inTransaction(s -> {
+                    s.getMapper(EventMapper.class).insertBatch(rows);
+                    addSpend(s.getMapper(SmartMapper.class), batch); // K-2: spend from event costs
+                    return null;
+                });
                 written.addAndGet(rows.size());
             }
             flushTouches();
@@ -116,6 +120,16 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
             batch.clear();
             pause();
         }
+    }
+
+    private static void addSpend(SmartMapper mapper, List<RequestEvent> batch) {
+        Map<Long, Long> perKey = new HashMap<>();
+        for (RequestEvent e : batch) {
+            if (e.keyId() != null && e.costMicros() > 0) {
+                perKey.merge(e.keyId(), e.costMicros(), Long::sum);
+            }
+        }
+        perKey.forEach(mapper::addSpent);
     }
 
     private void flushTouches() {

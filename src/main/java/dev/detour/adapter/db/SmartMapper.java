@@ -1,0 +1,39 @@
+package dev.detour.adapter.db;
+
+import java.time.Instant;
+import java.util.List;
+import org.apache.ibatis.annotations.Param;
+
+/** Smart keys storage (S-3 prices, S-10 block rules, K-2 spend, P-10 response bindings). */
+public interface SmartMapper {
+    List<PriceRow> selectPrices();
+
+    int upsertPrice(PriceRow row);
+
+    int deletePrice(String model);
+
+    List<BlockRow> selectBlocks();
+
+    BlockRow selectBlock(long id);
+
+    int insertBlock(BlockRow row);
+
+    long selectLastInsertId();
+
+    int deleteBlock(long id);
+
+    /** K-2: spend accumulates from event costs, written by the async event path. */
+    int addSpent(@Param("keyId") long keyId, @Param("micros") long micros);
+
+    List<KeySpentRow> selectSpent();
+
+    int updateKeySecret(@Param("id") long id, @Param("keyHash") String keyHash, @Param("keyHint") String keyHint,
+            @Param("updatedAt") Instant updatedAt);
+
+    int upsertResponseBinding(@Param("responseId") String responseId, @Param("accountId") long accountId,
+            @Param("expiresAt") Instant expiresAt);
+
+    Long selectResponseBinding(@Param("responseId") String responseId, @Param("now") Instant now);
+
+    List<GroupNameRow> selectGroupNames();
+}

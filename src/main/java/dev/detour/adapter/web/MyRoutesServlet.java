@@ -1,0 +1,139 @@
+package dev.detour.adapter.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.detour.adapter.view.View;
+import dev.detour.admin.RequestLog;
+import dev.detour.gateway.Explanations;
+import dev.detour.gateway.KeyEntry;
+import dev.detour.gateway.RouteStates;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * E-1 {@code /my}: a key holder signs in by pasting the key and sees, per model the key may use,
+ * its routes (group + account alias, never a URL or secret) with their state, and the key's recent
+ * requests with route, reason in words, attempt chain and why cheaper routes were passed over.
+ */
+final class MyRoutesServlet extends HttpServlet {
+    /** One recent request as the page shows it. */
+    public record RequestLine(String id, String createdAt, String model, String outcome, int status, String route,
+            String reason, String errorCode, List<String> attempts, List<Passed> passedOver) {
+    }
+
+    public record Passed(String route, String reason, boolean cheaper) {
+    }
+
+    private final transient SmartRoutes.Deps deps;
+    private final transient View view;
+    private final transient MySessions sessions;
+    private final transient Explanations explanations;
+    private final transient RouteStates states;
+
+    MyRoutesServlet(SmartRoutes.Deps deps, View view, MySessions sessions, Explanations explanations,
+            RouteStates states) {
+        this.deps = deps;
+        this.view = view;
+        this.sessions = sessions;
+        this.explanations = explanations;
+        this.states = states;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        var session = sessions.current(request);
+        KeyEntry key = session.map(s -> keyById(s.keyId())).orElse(null);
+        if (key == null) {
+            loginPage(request, response, null);
+            return;
+        }
+        Map<String, Object> model = new HashMap<>();
+        model.put("keyName", key.name());
+        model.put("spent", deps.smart().spentMicros(key.id()) / 1_000_000.0);
+        model.put("spendLimit", key.policy().spendLimitMicros() == null ? null
+                : key.policy().spendLimitMicros() / 1_000_000.0);
+        model.put("models", states.of(deps.snapshot().view(), key, deps.clock().instant()));
+        String filter = blankToNull(request.getParameter("model"));
+        RequestLog.Page page = deps.requests().page(key.id(), null, filter, null, 20,
+                blankToNull(request.getParameter("cursor")));
+        model.put("requests", lines(page));
+        model.put("nextCursor", page.nextCursor());
+        model.put("filterModel", filter);
+        model.put("myCsrf", session.get().csrf());
+        view.render(request, response, "my/routes", model, null);
+    }
+
+    @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String path = request.getPathInfo() == null ? "" : request.getPathInfo();
+        if (path.equals("/login")) {
+            if (!MySessions.loginCsrfValid(request)) {
+                response.sendError(403, "CSRF token missing or stale; reload the page");
+                return;
+            }
+            KeyEntry key = deps.forwarder().authenticate(request.getParameter("key"));
+            if (key == null) {
+                response.setStatus(401);
+                loginPage(request, response, "my.login.invalid");
+                return;
+            }
+            sessions.signIn(response, key.id());
+        } else if (path.equals("/logout")) {
+            var session = sessions.current(request);
+            if (session.isPresent() && !MySessions.csrfValid(session.get(), request)) {
+                response.sendError(403, "CSRF token missing or stale; reload the page");
+                return;
+            }
+            sessions.signOut(request, response);
+        } else {
+            response.sendError(404);
+            return;
+        }
+        response.setStatus(303);
+        response.setHeader("Location", "/my");
+    }
+
+    private void loginPage(HttpServletRequest request, HttpServletResponse response, String errorKey)
+            throws IOException {
+        Map<String, Object> model = new HashMap<>();
+        model.put("loginCsrf", sessions.loginCsrf(request, response));
+        model.put("errorKey", errorKey);
+        view.render(request, response, "my/login", model, null);
+    }
+
+    private KeyEntry keyById(long id) {
+        return deps.snapshot().view().keysByHash().values().stream()
+                .filter(k -> k.id() == id && k.usableAt(deps.clock().instant())).findFirst().orElse(null);
+    }
+
+    private List<RequestLine> lines(RequestLog.Page page) {
+        List<RequestLine> lines = new ArrayList<>();
+        page.items().forEach(row -> {
+            JsonNode e = explanations.explain(deps.snapshot().view(), RequestLog.document(row));
+            List<String> attempts = new ArrayList<>();
+            e.path("attempts").forEach(a -> attempts.add(routeName(a) + " → "
+                    + (a.path("status").isNull() ? "—" : a.path("status").asText()) + " "
+                    + a.path("failure_kind").asText("") + " (" + a.path("action").asText() + ")"));
+            List<Passed> passed = new ArrayList<>();
+            e.path("passed_over").forEach(p -> passed.add(new Passed(routeName(p), p.path("reason").asText(),
+                    p.path("cheaper").asBoolean())));
+            lines.add(new RequestLine(row.requestId(), row.createdAt().toString(), row.requestedModel(),
+                    row.outcome(), row.status(), e.path("route").isObject() ? routeName(e.get("route")) : "—",
+                    row.reasonCode(), row.errorCode(), attempts, passed));
+        });
+        return lines;
+    }
+
+    private static String routeName(JsonNode route) {
+        return route.path("group").asText("?") + " / " + route.path("account").asText("?");
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.detour.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.adapter.db.BlockRow;
+import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.PoolStateMapper;
+import dev.detour.adapter.db.SmartMapper;
+import dev.detour.core.ValidationException;
+import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.selection.BlockScope;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+
+/**
+ * S-10 block rules: by account, model, endpoint family or group, with reason, operator and an
+ * optional expiry. Never auto-recovered: only an operator's delete (or the expiry) lifts one.
+ */
+public final class BlockAdmin {
+    private final Database database;
+    private final AuditLog audit;
+    private final Clock clock;
+
+    public BlockAdmin(Database database, AuditLog audit, Clock clock) {
+        this.database = database;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    public List<BlockRow> list() {
+        return database.read(s -> s.getMapper(SmartMapper.class).selectBlocks());
+    }
+
+    /** {@code {"scope":"account|model|endpoint_family|group","value":…,"reason":…,"expires_at":…}}. */
+    public BlockRow create(String actor, JsonNode body) {
+        BlockScope scope = BlockScope.fromWire(body.path("scope").asText(null));
+        String value = body.path("value").isValueNode() ? body.path("value").asText("").trim() : "";
+        if (value.isEmpty() || value.length() > 191) {
+            throw new ValidationException("validation.block_rule.value", "value", "value must be 1–191 characters");
+        }
+        checkValue(scope, value);
+        String reason = body.path("reason").isTextual() ? body.path("reason").asText() : null;
+        if (reason != null && reason.length() > 512) {
+            throw new ValidationException("validation.block_rule.reason", "reason", "reason is at most 512 characters");
+        }
+        Instant expires = expiry(body.get("expires_at"));
+        Instant now = clock.instant();
+        return database.inTransaction(s -> {
+            SmartMapper mapper = s.getMapper(SmartMapper.class);
+            mapper.insertBlock(new BlockRow(null, scope.wire(), value, reason, actor, expires, now));
+            BlockRow created = mapper.selectBlock(mapper.selectLastInsertId());
+            audit.record(s, actor, "block.create", "block", created.id(), null, PriceAdmin.json(document(created)));
+            s.getMapper(PoolStateMapper.class).bumpRevision();
+            return created;
+        });
+    }
+
+    public void delete(String actor, long id) {
+        database.inTransaction(s -> {
+            SmartMapper mapper = s.getMapper(SmartMapper.class);
+            BlockRow before = mapper.selectBlock(id);
+            if (before == null) {
+                throw new NotFoundException("block rule " + id + " does not exist");
+            }
+            mapper.deleteBlock(id);
+            audit.record(s, actor, "block.delete", "block", id, PriceAdmin.json(document(before)), null);
+            s.getMapper(PoolStateMapper.class).bumpRevision();
+            return null;
+        });
+    }
+
+    private static void checkValue(BlockScope scope, String value) {
+        switch (scope) {
+            case ACCOUNT, GROUP -> {
+                if (!value.matches("[1-9][0-9]{0,18}")) {
+                    throw new ValidationException("validation.block_rule.value", "value",
+                            scope.wire() + " blocks take the " + scope.wire() + " id");
+                }
+            }
+            case ENDPOINT_FAMILY -> {
+                try {
+                    EndpointFamily.fromWire(value);
+                } catch (RuntimeException e) {
+                    throw new ValidationException("validation.block_rule.value", "value",
+                            "unknown endpoint family: " + value);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    private static Instant expiry(JsonNode n) {
+        if (n == null || n.isNull() || n.asText().isBlank()) {
+            return null;
+        }
+        try {
+            return Instant.parse(n.asText().trim());
+        } catch (DateTimeParseException e) {
+            throw new ValidationException("validation.block_rule.expires_at", "expires_at",
+                    "expires_at must be an ISO-8601 instant such as 2027-01-01T00:00:00Z");
+        }
+    }
+
+    public static ObjectNode document(BlockRow b) {
+        ObjectNode o = Documents.JSON.createObjectNode();
+        o.put("id", b.id()).put("scope", b.scope()).put("value", b.value()).put("reason", b.reason())
+                .put("operator", b.operator()).put("expires_at", b.expiresAt() == null ? null : b.expiresAt().toString())
+                .put("created_at", b.createdAt().toString());
+        return o;
+    }
+}

@@ -1,0 +1,102 @@
+package dev.detour.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.PriceRow;
+import dev.detour.adapter.db.SmartMapper;
+import dev.detour.core.ValidationException;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Model base prices (S-3, issue 6 item 3): micros per million tokens, input and output. PUT
+ * replaces the whole table (a model left out becomes unknown). Audited; bumps the pool revision.
+ */
+public final class PriceAdmin {
+    private final Database database;
+    private final AuditLog audit;
+    private final Clock clock;
+
+    public PriceAdmin(Database database, AuditLog audit, Clock clock) {
+        this.database = database;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    public List<PriceRow> list() {
+        return database.read(s -> s.getMapper(SmartMapper.class).selectPrices());
+    }
+
+    /** {@code {"prices":[{"model":…,"input_micros_per_m":…,"output_micros_per_m":…}]}}. */
+    public List<PriceRow> replace(String actor, JsonNode body) {
+        JsonNode items = body.get("prices");
+        if (items == null || !items.isArray()) {
+            throw new ValidationException("validation.prices", "prices", "prices must be a list");
+        }
+        List<PriceRow> rows = new java.util.ArrayList<>();
+        for (JsonNode item : items) {
+            rows.add(row(item));
+        }
+        return database.inTransaction(s -> {
+            SmartMapper mapper = s.getMapper(SmartMapper.class);
+            List<PriceRow> before = mapper.selectPrices();
+            before.forEach(p -> mapper.deletePrice(p.model()));
+            rows.forEach(mapper::upsertPrice);
+            audit.record(s, actor, "prices.replace", "prices", 0, json(document(before)),
+                    json(document(rows)));
+            s.getMapper(dev.detour.adapter.db.PoolStateMapper.class).bumpRevision();
+            return mapper.selectPrices();
+        });
+    }
+
+    /** One model's price (console form): set, or remove with both fields empty. */
+    public void put(String actor, String model, Long input, Long output) {
+        ObjectNode body = Documents.JSON.createObjectNode();
+        ArrayNode items = body.putArray("prices");
+        for (PriceRow p : list()) {
+            if (!p.model().equals(model == null ? null : model.trim())) {
+                items.addObject().put("model", p.model()).put("input_micros_per_m", p.inputMicrosPerM())
+                        .put("output_micros_per_m", p.outputMicrosPerM());
+            }
+        }
+        if (input != null || output != null) {
+            items.addObject().put("model", model).put("input_micros_per_m", input).put("output_micros_per_m", output);
+        }
+        replace(actor, body);
+    }
+
+    private PriceRow row(JsonNode item) {
+        String model = item.path("model").asText("").trim();
+        if (model.isEmpty() || model.length() > 191) {
+            throw new ValidationException("validation.price.model", "model", "model must be 1–191 characters");
+        }
+        return new PriceRow(model, micros(item, "input_micros_per_m"), micros(item, "output_micros_per_m"),
+                clock.instant());
+    }
+
+    private static long micros(JsonNode item, String field) {
+        JsonNode n = item.get(field);
+        if (n == null || !n.canConvertToLong() || !n.isIntegralNumber() || n.asLong() < 0) {
+            throw new ValidationException("validation.price." + field, field, field + " must be a whole number ≥ 0");
+        }
+        return n.asLong();
+    }
+
+    static String json(Object node) {
+        try {
+            return Documents.JSON.writeValueAsString(node);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static ObjectNode document(List<PriceRow> rows) {
+        ObjectNode page = Documents.JSON.createObjectNode();
+        ArrayNode items = page.putArray("prices");
+        rows.forEach(p -> items.addObject().put("model", p.model()).put("input_micros_per_m", p.inputMicrosPerM())
+                .put("output_micros_per_m", p.outputMicrosPerM()));
+        return page;
+    }
+}

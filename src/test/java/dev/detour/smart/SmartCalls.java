@@ -1,0 +1,17 @@
+package dev.detour.smart;
+
+import dev.detour.testkit.Gateway;
+import java.net.http.HttpResponse;
+
+/** Public face of {@link SmartFixture} for tests in other packages. */
+public final class SmartCalls {
+    private final SmartFixture fx;
+
+    public SmartCalls(Gateway gw) {
+        this.fx = new SmartFixture(gw);
+    }
+
+    public HttpResponse<String> chat(String key, String model) {
+        return fx.chat(key, model);
+    }
+}

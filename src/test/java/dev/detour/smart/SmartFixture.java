@@ -1,0 +1,75 @@
+package dev.detour.smart;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.detour.testkit.FakeUpstream;
+import dev.detour.testkit.Gateway;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+/** Issue 6 test helpers over {@link Gateway}: groups with ratios, keys with policies, calls with a given key. */
+final class SmartFixture {
+    final Gateway gw;
+
+    SmartFixture(Gateway gw) {
+        this.gw = gw;
+    }
+
+    long group(String name, long ratioPpm) {
+        return gw.admin("POST", "/groups", "{\"name\":\"" + name + "\",\"ratio_ppm\":" + ratioPpm + "}").path("id")
+                .asLong();
+    }
+
+    /** An account serving {@code model} as {@code upstreamName}, in {@code group}, at {@code priority}. */
+    long account(String name, FakeUpstream upstream, String group, int priority, String model, String upstreamName) {
+        return gw.account(name, upstream, "[{\"from\":\"" + model + "\",\"to\":\"" + upstreamName + "\"}]",
+                "{\"group\":\"" + group + "\",\"priority\":" + priority + ",\"failure_policy\":{\"retry_count\":0,"
+                        + "\"retry_interval_ms\":0,\"cooldown_enabled\":true,\"cooldown_seconds\":10}}");
+    }
+
+    JsonNode createKey(String policyJson) {
+        JsonNode created = gw.admin("POST", "/keys", policyJson);
+        if (!created.has("key")) {
+            throw new IllegalStateException("key not created: " + created);
+        }
+        return created;
+    }
+
+    String key(String policyJson) {
+        return createKey(policyJson).path("key").asText();
+    }
+
+    HttpResponse<String> chat(String key, String model) {
+        return post(key, "/v1/chat/completions", "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"hi\"}]}");
+    }
+
+    HttpResponse<String> post(String key, String path, String body) {
+        return gw.send(HttpRequest.newBuilder(URI.create(gw.base() + path)).header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    HttpResponse<String> get(String key, String path) {
+        return gw.send(HttpRequest.newBuilder(URI.create(gw.base() + path)).header("Authorization", "Bearer " + key)
+                .GET().build());
+    }
+
+    void prices(String pricesJson) {
+        JsonNode answer = gw.admin("PUT", "/prices", "{\"prices\":" + pricesJson + "}");
+        if (!answer.has("prices")) {
+            throw new IllegalStateException("prices not set: " + answer);
+        }
+    }
+
+    static String requestId(HttpResponse<?> response) {
+        return response.headers().firstValue("x-detour-request-id").orElseThrow();
+    }
+
+    static JsonNode json(HttpResponse<String> response) {
+        return Gateway.read(response.body());
+    }
+
+    static String errorCode(HttpResponse<String> response) {
+        return json(response).path("error").path("code").asText();
+    }
+}
