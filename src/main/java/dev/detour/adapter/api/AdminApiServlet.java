@@ -9,6 +9,7 @@ import dev.detour.admin.AccountAdmin;
 import dev.detour.admin.AccountStateView;
 import dev.detour.admin.AuditLog;
 import dev.detour.admin.KeyAdmin;
+import dev.detour.admin.RecoveryAdmin;
 import dev.detour.admin.RequestLog;
 import dev.detour.admin.ConflictException;
 import dev.detour.admin.GroupAdmin;
@@ -41,6 +42,7 @@ public final class AdminApiServlet extends HttpServlet {
     private final transient KeysApi keys;
     private final transient RequestsApi requests;
     private final transient Runnable afterChange;
+    private transient RecoveryApi recovery;
 
     public AdminApiServlet(AdminAuthenticator authenticator, GroupAdmin groupAdmin, AccountAdmin accountAdmin,
             AccountStateView states, AuditLog auditLog, KeyAdmin keyAdmin, RequestLog requestLog,
@@ -52,6 +54,12 @@ public final class AdminApiServlet extends HttpServlet {
         this.keys = new KeysApi(keyAdmin);
         this.requests = new RequestsApi(requestLog);
         this.afterChange = afterChange;
+    }
+
+    /** Mounts the recovery endpoints (the accounts' test/recover and /recovery). */
+    public AdminApiServlet withRecovery(RecoveryAdmin recoveryAdmin) {
+        this.recovery = new RecoveryApi(recoveryAdmin);
+        return this;
     }
 
     @Override
@@ -89,6 +97,9 @@ public final class AdminApiServlet extends HttpServlet {
                 () -> body(request));
         if (segments.isEmpty()) {
             throw ApiException.notFound();
+        }
+        if (recovery != null && RecoveryApi.serves(segments)) {
+            return recovery.handle(call);
         }
         return switch (segments.get(0)) {
             case "groups" -> groups.handle(call);
