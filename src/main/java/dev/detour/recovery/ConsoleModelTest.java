@@ -14,6 +14,6 @@ public final class ConsoleModelTest implements ModelTestAction {
     @Override
     public TestResult test(String actor, long accountId, String model) {
         ModelTestResult r = admin.test(actor, accountId, model);
-        return new TestResult(r.ok(), r.latencyMs(), r.status(), r.message());
+        return new TestResult(r.ok(), r.latencyMs(), r.status(), r.summary());
     }
 }

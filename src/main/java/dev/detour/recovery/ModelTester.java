@@ -89,12 +89,14 @@ public final class ModelTester {
     private static ModelTestResult result(Verdict verdict, Answer answer, long latencyMs, EndpointFamily family,
             String model, String modelKey) {
         if (verdict.isSuccess()) {
-            return new ModelTestResult(true, latencyMs, answer.status(), null, family.wire(), model, modelKey, null);
+            return new ModelTestResult(true, latencyMs, answer.status(), null, null, family.wire(), model, modelKey,
+                    null);
         }
         Failure failure = verdict.failure();
         String message = failure == null ? "upstream returned " + answer.status() : failure.message();
         String kind = failure == null ? null : failure.kind().wire();
-        return new ModelTestResult(false, latencyMs, answer.status(), ModelTestResult.truncate(message),
+        String body = failure == null ? null : ModelTestResult.truncate(failure.responseBody());
+        return new ModelTestResult(false, latencyMs, answer.status(), ModelTestResult.truncate(message), body,
                 family.wire(), model, modelKey, kind);
     }
 

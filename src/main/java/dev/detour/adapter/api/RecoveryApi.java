@@ -70,6 +70,7 @@ final class RecoveryApi {
         ModelTestResult r = recovery.test(request.actor(), id, model);
         ObjectNode doc = Documents.JSON.createObjectNode();
         doc.put("ok", r.ok()).put("latency_ms", r.latencyMs()).put("status", r.status()).put("message", r.message())
+                .put("upstream_body", r.upstreamBody())
                 .put("endpoint", r.endpoint()).put("model", r.model()).put("model_key", r.modelKey())
                 .put("failure_kind", r.failureKind());
         return doc;
