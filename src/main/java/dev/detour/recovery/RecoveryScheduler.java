@@ -7,6 +7,7 @@ import dev.detour.core.recovery.ProbeSchedule;
 import dev.detour.core.recovery.ProbeTarget;
 import dev.detour.core.recovery.ScheduledTrigger;
 import dev.detour.gateway.PoolSnapshot;
+import dev.detour.gateway.PoolStore.StateChange;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -64,23 +66,15 @@ public final class RecoveryScheduler implements AutoCloseable {
     }
 
     /** Probes run on their own small pool of daemon threads, never on a request thread. */
-    public static java.util.concurrent.ExecutorService probeExecutor() {
-        return Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "detour-recovery-probe");
-            t.setDaemon(true);
-            return t;
-        });
+    public static ExecutorService probeExecutor() {
+        return Executors.newCachedThreadPool(RecoveryThreads.daemon("detour-recovery-probe"));
     }
 
     public synchronized void start(Clock clock) {
         if (loop != null) {
             return;
         }
-        loop = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "detour-recovery");
-            t.setDaemon(true);
-            return t;
-        });
+        loop = Executors.newSingleThreadScheduledExecutor(RecoveryThreads.daemon("detour-recovery"));
         long millis = tickEvery.toMillis();
         loop.scheduleWithFixedDelay(() -> tickQuietly(clock.instant()), millis, millis, TimeUnit.MILLISECONDS);
     }
@@ -137,18 +131,19 @@ public final class RecoveryScheduler implements AutoCloseable {
         return lastReport;
     }
 
+    /** Tallies of one tick. */
     private static final class Counts {
-        int candidates;
-        int reactivated;
-        int started;
-        int deferred;
+        private int candidates;
+        private int reactivated;
+        private int started;
+        private int deferred;
     }
 
     private void act(RecoveryCandidate candidate, Instant previous, Instant now, boolean probesPaused, Counts counts) {
         RecoveryRule rule = candidate.rule();
         if (rule instanceof RecoveryRule.Scheduled scheduled) {
             if (ScheduledTrigger.fires(scheduled.times(), local(previous), local(now))) {
-                Optional<dev.detour.gateway.PoolStore.StateChange> change = store.reactivate(candidate.accountId(), now);
+                Optional<StateChange> change = store.reactivate(candidate.accountId(), now);
                 change.ifPresent(snapshot::apply);
                 counts.reactivated += change.isPresent() ? 1 : 0;
             }

@@ -92,6 +92,10 @@ class ScheduledRecoveryIT {
         assertEquals(1, report.reactivated());
         assertEquals("error", RecoveryFixture.status(corrupt), "read as off");
         assertEquals("ok", RecoveryFixture.status(healthy));
-        assertEquals("off", gw.admin("GET", "/accounts/" + corrupt, null).path("recovery").path("mode").asText("off"));
+        String stored = RecoveryFixture.strings("SELECT recovery_json FROM accounts WHERE id = " + corrupt).get(0);
+        assertEquals("validation.recovery_config_json", gw.admin("PUT", "/accounts/" + corrupt,
+                "{\"recovery\":{\"mode\":\"off\"}}").path("error").path("code").asText(), "writes are refused");
+        assertEquals(stored, RecoveryFixture.strings("SELECT recovery_json FROM accounts WHERE id = " + corrupt).get(0),
+                "and the stored config is not overwritten");
     }
 }

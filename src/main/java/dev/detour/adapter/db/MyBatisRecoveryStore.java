@@ -4,6 +4,7 @@ import dev.detour.admin.AccountRows;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
 import dev.detour.core.account.ModelState;
+import dev.detour.core.account.RecoveryRule;
 import dev.detour.core.cooldown.RecoveryOps;
 import dev.detour.gateway.PoolStore.StateChange;
 import dev.detour.recovery.RecoveryCandidate;
@@ -41,7 +42,7 @@ public final class MyBatisRecoveryStore implements RecoveryStore {
         }
         // a corrupt stored rule reads as off, so one bad config never breaks the loop
         return new RecoveryCandidate(row.id(), status, row.nextRetryAt(), row.cooldownUntil(), row.hasModelFailures(),
-                AccountJsonColumns.readRecovery(row.recoveryJson()).orElse(dev.detour.core.account.RecoveryRule.OFF));
+                AccountJsonColumns.readRecovery(row.recoveryJson()).orElse(RecoveryRule.OFF));
     }
 
     @Override
