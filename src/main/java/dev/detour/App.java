@@ -119,7 +119,6 @@ public final class App implements AutoCloseable {
         RecoveryAdmin recoveryAdmin = new RecoveryAdmin(database, audit, snapshot, modelTester, recoveryStore, recovery,
                 accountId -> false, clock);
         routes.putAll(ConsoleRoutes.recovery(consoleAuth, recoveryAdmin));
-        recovery.start(clock);
         List<AdminAuthenticator> adminAuth = List.of(new BearerTokenAuthenticator(adminToken),
                 request -> consoleAuth.signedInUser(request).filter(user ->
                         !ConsoleSessionAuth.isStateChanging(request) || consoleAuth.csrfValid(request)));
@@ -151,6 +150,7 @@ public final class App implements AutoCloseable {
             database.migrate();
             App app = new App(config, embedded, database, clock);
             app.server.start();
+            app.recovery.start(clock); // ticks on a daemon thread; only the lease holder acts
             log.info("Detour listening on http://{}:{}", config.bind(), app.port());
             return app;
         } catch (Exception e) {
