@@ -17,6 +17,7 @@ import dev.detour.adapter.web.SmartRoutes;
 import dev.detour.admin.BlockAdmin;
 import dev.detour.admin.PriceAdmin;
 import dev.detour.gateway.SmartKeys;
+import dev.detour.adapter.db.MyBatisRecoveryStore;
 import dev.detour.adapter.proxy.ClientAddress;
 import dev.detour.adapter.proxy.ProxyServlet;
 import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
@@ -31,6 +32,7 @@ import dev.detour.admin.ConsoleUsers;
 import dev.detour.admin.GroupAdmin;
 import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.LoginThrottle;
+import dev.detour.admin.RecoveryAdmin;
 import dev.detour.admin.RequestLog;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.Forwarder;
@@ -41,13 +43,19 @@ import dev.detour.gateway.PoolSnapshot;
 import dev.detour.gateway.Router;
 import dev.detour.gateway.StateRecorder;
 import dev.detour.config.DetourConfig;
+import dev.detour.recovery.LeaderLease;
+import dev.detour.recovery.ModelTester;
+import dev.detour.recovery.ProbeBudget;
+import dev.detour.recovery.RecoveryScheduler;
 import dev.detour.server.JettyServer;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
+import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import org.eclipse.jetty.server.Server;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +81,8 @@ public final class App implements AutoCloseable {
     private final StateRecorder stateRecorder;
     private final MyBatisSmartStore smartStore;
     private final SmartKeys smartKeys;
+    private final RecoveryScheduler recovery;
+    private final ExecutorService probeExecutor;
 
     private App(DetourConfig config, Optional<EmbeddedMariaDb> embedded, Database database, Clock clock) {
         this.config = config;
@@ -113,13 +123,23 @@ public final class App implements AutoCloseable {
         AuditLog audit = new AuditLog(database, clock);
         GroupAdmin groupAdmin = new GroupAdmin(database, audit, clock);
         AccountAdmin accountAdmin = new AccountAdmin(database, accounts, secrets.box(), audit, clock);
+        // R-3…R-6 recovery: lease-held scheduler, budgeted probes on their own threads, one-click ops
+        MyBatisRecoveryStore recoveryStore = new MyBatisRecoveryStore(database);
+        ModelTester modelTester = new ModelTester(upstream, snapshot, poolStore, recoveryStore, events, clock);
+        this.probeExecutor = RecoveryScheduler.probeExecutor();
+        this.recovery = new RecoveryScheduler(recoveryStore, snapshot, modelTester, ProbeBudget.defaults(),
+                new LeaderLease(recoveryStore, LeaderLease.newHolderId(), config.recoveryTick().multipliedBy(3)),
+                probeExecutor, ZoneId.systemDefault(), config.recoveryTick());
+        RecoveryAdmin recoveryAdmin = new RecoveryAdmin(database, audit, snapshot, modelTester, recoveryStore, recovery,
+                accountId -> false, clock);
+        routes.putAll(ConsoleRoutes.recovery(consoleAuth, recoveryAdmin));
         List<AdminAuthenticator> adminAuth = List.of(new BearerTokenAuthenticator(adminToken),
                 request -> consoleAuth.signedInUser(request).filter(user ->
                         !ConsoleSessionAuth.isStateChanging(request) || consoleAuth.csrfValid(request)));
         routes.put("/admin/api/*", new AdminApiServlet(AdminAuthenticator.anyOf(adminAuth), groupAdmin,
                 accountAdmin, new AccountStateView(clock, poolStore::modelRows, leases::inFlight), audit, new KeyAdmin(database, audit, clock),
                 new RequestLog(database), snapshot::reload).withSmartKeys(new PriceAdmin(database, audit, clock),
-                new BlockAdmin(database, audit, clock)));
+                new BlockAdmin(database, audit, clock)).withRecovery(recoveryAdmin));
         routes.putAll(SmartRoutes.create(new SmartRoutes.Deps(consoleAuth, forwarder, router, snapshot, smartKeys,
                 leases, new KeyAdmin(database, audit, clock), new PriceAdmin(database, audit, clock),
                 new BlockAdmin(database, audit, clock), new RequestLog(database), clock)));
@@ -148,6 +168,7 @@ public final class App implements AutoCloseable {
             database.migrate();
             App app = new App(config, embedded, database, clock);
             app.server.start();
+            app.recovery.start(clock); // R-3: ticks on a daemon thread; only the lease holder acts
             log.info("Detour listening on http://{}:{}", config.bind(), app.port());
             return app;
         } catch (Exception e) {
@@ -194,6 +215,11 @@ public final class App implements AutoCloseable {
         return events;
     }
 
+    /** R-3: the recovery scheduler (tests stop its loop and call {@code tick(now)} themselves). */
+    public RecoveryScheduler recovery() {
+        return recovery;
+    }
+
     public DetourConfig config() {
         return config;
     }
@@ -206,6 +232,8 @@ public final class App implements AutoCloseable {
             log.warn("HTTP server did not stop cleanly: {}", e.toString());
         }
         refresher.close();
+        recovery.close();
+        probeExecutor.shutdownNow();
         events.close();
         smartStore.close();
         try {

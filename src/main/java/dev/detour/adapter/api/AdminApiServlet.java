@@ -9,6 +9,7 @@ import dev.detour.admin.AccountAdmin;
 import dev.detour.admin.AccountStateView;
 import dev.detour.admin.AuditLog;
 import dev.detour.admin.KeyAdmin;
+import dev.detour.admin.RecoveryAdmin;
 import dev.detour.admin.RequestLog;
 import dev.detour.admin.ConflictException;
 import dev.detour.admin.GroupAdmin;
@@ -42,6 +43,7 @@ public final class AdminApiServlet extends HttpServlet {
     private final transient RequestsApi requests;
     private final transient Runnable afterChange;
     private transient SmartApi smart;
+    private transient RecoveryApi recovery;
 
     public AdminApiServlet(AdminAuthenticator authenticator, GroupAdmin groupAdmin, AccountAdmin accountAdmin,
             AccountStateView states, AuditLog auditLog, KeyAdmin keyAdmin, RequestLog requestLog,
@@ -58,6 +60,12 @@ public final class AdminApiServlet extends HttpServlet {
     /** Issue 6: prices and block rules (wired by App next to the other resources). */
     public AdminApiServlet withSmartKeys(dev.detour.admin.PriceAdmin prices, dev.detour.admin.BlockAdmin blocks) {
         this.smart = new SmartApi(prices, blocks);
+        return this;
+    }
+
+    /** Mounts the recovery endpoints (the accounts' test/recover and /recovery). */
+    public AdminApiServlet withRecovery(RecoveryAdmin recoveryAdmin) {
+        this.recovery = new RecoveryApi(recoveryAdmin);
         return this;
     }
 
@@ -96,6 +104,9 @@ public final class AdminApiServlet extends HttpServlet {
                 () -> body(request));
         if (segments.isEmpty()) {
             throw ApiException.notFound();
+        }
+        if (recovery != null && RecoveryApi.serves(segments)) {
+            return recovery.handle(call);
         }
         return switch (segments.get(0)) {
             case "groups" -> groups.handle(call);

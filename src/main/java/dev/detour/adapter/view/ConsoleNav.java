@@ -18,6 +18,7 @@ public final class ConsoleNav {
             new String[] {"groups", "/groups"},
             new String[] {"keys", "/keys"},
             new String[] {"requests", "/requests"},
+            new String[] {"recovery", "/recovery"},
             new String[] {"audit", "/audit"},
             new String[] {"settings", "/settings"});
 

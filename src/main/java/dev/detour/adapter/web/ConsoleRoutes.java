@@ -4,6 +4,7 @@ import dev.detour.adapter.view.ConsoleNav;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.AccountsPageSource;
 import dev.detour.admin.ConsoleUsers;
+import dev.detour.admin.RecoveryAdmin;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -12,12 +13,21 @@ import java.util.Set;
 
 /** The console's servlet routes (U-1): sign-in, language, assets open; every screen behind {@link ConsoleGate}. */
 public final class ConsoleRoutes {
+    /** Screens that are live links in the navigation. */
+    static final Set<String> NAV_PATHS = Set.of("/", "/accounts", "/recovery");
+
     private ConsoleRoutes() {
+    }
+
+    /** the recovery screen (its own route so the recovery wiring stays in one place). */
+    public static Map<String, HttpServlet> recovery(ConsoleSessionAuth auth, RecoveryAdmin recovery) {
+        View view = new View(auth, new ConsoleNav(NAV_PATHS));
+        return Map.of("/recovery", new ConsoleGate(new RecoveryServlet(recovery, auth, view), auth, view));
     }
 
     public static Map<String, HttpServlet> create(ConsoleSessionAuth auth, ConsoleUsers users,
             AccountsPageSource accounts, Clock clock) {
-        View view = new View(auth, new ConsoleNav(Set.of("/", "/accounts")));
+        View view = new View(auth, new ConsoleNav(NAV_PATHS));
         Map<String, HttpServlet> routes = new LinkedHashMap<>();
         routes.put("/login", new LoginServlet(users, auth, view));
         routes.put("/lang", new LanguageServlet());

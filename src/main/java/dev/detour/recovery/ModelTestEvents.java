@@ -1,0 +1,29 @@
+package dev.detour.recovery;
+
+import dev.detour.core.account.Account;
+import dev.detour.gateway.RequestEvent;
+import dev.detour.gateway.RequestEvent.AttemptRecord;
+import dev.detour.gateway.RequestEvent.Outcome;
+import dev.detour.gateway.Usage;
+import java.time.Instant;
+import java.util.List;
+
+/** Each model test leaves exactly one request event (seed: "one request event in the stats"). */
+final class ModelTestEvents {
+    static final String REASON_EXPLICIT = "model_test";
+    static final String REASON_HEALTHCHECK = "healthcheck_probe";
+
+    private ModelTestEvents() {
+    }
+
+    static RequestEvent of(String requestId, Account account, ModelTestResult result, ModelTester.Mode mode,
+            Instant at) {
+        Outcome outcome = result.ok() ? Outcome.SUCCESS : Outcome.FAILURE;
+        AttemptRecord attempt = new AttemptRecord(account.id(), result.status() == 0 ? null : result.status(),
+                result.failureKind(), null, result.latencyMs(), "final");
+        return new RequestEvent(requestId, null, result.endpoint(), result.model(), result.modelKey(), false,
+                account.id(), account.groupId(), outcome, result.status(), result.ok() ? null : "model_test_failed",
+                mode == ModelTester.Mode.EXPLICIT ? REASON_EXPLICIT : REASON_HEALTHCHECK, List.of(attempt), List.of(),
+                Usage.NONE, 0, null, (int) Math.min(Integer.MAX_VALUE, result.latencyMs()), null, at);
+    }
+}

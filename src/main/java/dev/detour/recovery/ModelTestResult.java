@@ -1,0 +1,26 @@
+package dev.detour.recovery;
+
+/**
+ * R-4: what one model connectivity test found. {@code status} is the upstream HTTP status, 0 when
+ * none arrived; {@code message} is the classified failure message and {@code upstreamBody} the raw
+ * answer the upstream gave, both truncated; null on success.
+ */
+public record ModelTestResult(boolean ok, long latencyMs, int status, String message, String upstreamBody,
+        String endpoint, String model, String modelKey, String failureKind) {
+    public static final int MAX_MESSAGE = 300;
+
+    /** One line for a button's result: the message, then the upstream's own words when it sent any. */
+    public String summary() {
+        if (upstreamBody == null || upstreamBody.isBlank()) {
+            return message;
+        }
+        return truncate(message + " — " + upstreamBody);
+    }
+
+    static String truncate(String message) {
+        if (message == null || message.length() <= MAX_MESSAGE) {
+            return message;
+        }
+        return message.substring(0, MAX_MESSAGE) + "…";
+    }
+}
