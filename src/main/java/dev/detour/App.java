@@ -12,7 +12,18 @@ import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.EmbeddedMariaDb;
 import dev.detour.adapter.db.MyBatisAccountsPageSource;
 import dev.detour.adapter.db.MyBatisPoolStore;
-import dev.detour.adapter.proxy.ClientAddress;
+import dev.detour.adapter.metrics.Metrics;
+import dev.detour.adapter.metrics.MetricsEventSink;
+import dev.detour.adapter.metrics.MetricsServlet;
+import dev.detour.adapter.metrics.SnapshotCooling;
+import dev.detour.adapter.proxy.TrustedProxies;
+import dev.detour.adapter.web.OperatingPages;
+import dev.detour.admin.Dashboard;
+import dev.detour.admin.Retention;
+import dev.detour.admin.RetentionScheduler;
+import dev.detour.admin.SettingValues;
+import dev.detour.admin.SiteSettings;
+import dev.detour.server.ForwardedProtoCustomizer;
 import dev.detour.adapter.proxy.ProxyServlet;
 import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
 import dev.detour.adapter.web.ConsoleRoutes;
@@ -65,6 +76,11 @@ public final class App implements AutoCloseable {
     private final AsyncEventWriter events;
     private final HttpClient5UpstreamClient upstream;
     private final Leases leases;
+    private final Metrics metrics;
+    private final SiteSettings settings;
+    private final Retention retention;
+    private final RetentionScheduler housekeeping;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private App(DetourConfig config, Optional<EmbeddedMariaDb> embedded, Database database, Clock clock) {
         this.config = config;
@@ -84,19 +100,34 @@ public final class App implements AutoCloseable {
         this.events = new AsyncEventWriter(database, 10_000);
         this.upstream = new HttpClient5UpstreamClient(config.connectTimeout(), config.readTimeout());
         this.leases = new Leases();
+        // O-2: every event the Forwarder emits is counted on its way to the writer
+        this.metrics = new Metrics(new Metrics.Gauges(leases::total, new SnapshotCooling(snapshot), events::depth,
+                events::dropped));
         Forwarder forwarder = new Forwarder(snapshot, new Router(new SelectionPipeline(), null), upstream,
-                new StateRecorder(poolStore, snapshot), leases, events, snapshot::apiKey, Pauser.SLEEP, clock);
-        routes.put("/v1/*", new ProxyServlet(forwarder, clock, ClientAddress.PEER));
+                new StateRecorder(poolStore, snapshot), leases, new MetricsEventSink(events, metrics),
+                snapshot::apiKey, Pauser.SLEEP, clock);
+        TrustedProxies proxies = new TrustedProxies(config.trustedProxies()); // O-3
+        routes.put("/v1/*", new ProxyServlet(forwarder, clock, proxies));
 
         // U-1 console: first-run admin, session + CSRF (consoleAuth is shared with the admin API)
         this.consoleAuth = ConsoleSessionAuth.standard();
         ConsoleUsers consoleUsers = new ConsoleUsers(database, new PasswordHasher(), clock, LoginThrottle.standard(clock));
         consoleUsers.ensureFirstAdmin(config.adminPassword());
-        routes.putAll(ConsoleRoutes.create(consoleAuth, consoleUsers, new MyBatisAccountsPageSource(database), clock));
+        AuditLog audit = new AuditLog(database, clock);
+        // U-5 runtime settings: applied live (upstream timeouts now; others read settings.current())
+        this.settings = new SiteSettings(database, audit, clock,
+                SettingValues.defaults(config.connectTimeout(), config.readTimeout()));
+        settings.onChange(v -> upstream.setTimeouts(v.connectTimeout(), v.readTimeout()));
+        this.retention = new Retention(database, () -> settings.current().retentionDays(), Retention.DEFAULT_BATCH);
+        this.housekeeping = new RetentionScheduler(retention, settings, clock, java.time.Duration.ofMinutes(5));
+        RequestLog requestLog = new RequestLog(database);
+        routes.putAll(ConsoleRoutes.create(consoleAuth, consoleUsers, new MyBatisAccountsPageSource(database), clock,
+                new OperatingPages(requestLog, audit, settings, new Dashboard(database, snapshot), snapshot)));
 
         // admin API (SPEC §9): bearer token or a console session (+ CSRF on changes)
         AdminToken adminToken = AdminTokenBootstrap.establish(config.adminToken(), database, clock);
-        AuditLog audit = new AuditLog(database, clock);
+        routes.put("/metrics", new MetricsServlet(metrics, clock, MetricsServlet.isLoopback(config.bind()),
+                new BearerTokenAuthenticator(adminToken)));
         GroupAdmin groupAdmin = new GroupAdmin(database, audit, clock);
         AccountAdmin accountAdmin = new AccountAdmin(database, accounts, secrets.box(), audit, clock);
         List<AdminAuthenticator> adminAuth = List.of(new BearerTokenAuthenticator(adminToken),
@@ -104,8 +135,9 @@ public final class App implements AutoCloseable {
                         !ConsoleSessionAuth.isStateChanging(request) || consoleAuth.csrfValid(request)));
         routes.put("/admin/api/*", new AdminApiServlet(AdminAuthenticator.anyOf(adminAuth), groupAdmin,
                 accountAdmin, new AccountStateView(clock, poolStore::modelRows, leases::inFlight), audit, new KeyAdmin(database, audit, clock),
-                new RequestLog(database), snapshot::reload));
-        this.server = JettyServer.newServer(config.bind(), config.port(), routes);
+                requestLog, snapshot::reload).withSettings(settings));
+        this.server = JettyServer.newServer(config.bind(), config.port(), routes,
+                new ForwardedProtoCustomizer(proxies::forwardedHttps), config.shutdownGrace());
     }
 
     /** Starts the database (embedded when no URL is configured), migrates, then serves HTTP. */
@@ -172,20 +204,40 @@ public final class App implements AutoCloseable {
         return config;
     }
 
+    public Metrics metrics() {
+        return metrics;
+    }
+
+    public SiteSettings settings() {
+        return settings;
+    }
+
+    public Retention retention() {
+        return retention;
+    }
+
+    /**
+     * O-5 graceful shutdown: stop accepting and let in-flight requests and streams finish (up to
+     * {@code DETOUR_SHUTDOWN_GRACE_SECONDS}), then flush the event queue (N-4), then the database.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         try {
             server.stop();
         } catch (Exception e) {
             log.warn("HTTP server did not stop cleanly: {}", e.toString());
         }
+        housekeeping.close();
         refresher.close();
-        events.close();
         try {
-            upstream.close();
+            upstream.close(); // anything still running past the grace ends now and emits its event
         } catch (Exception e) {
             log.warn("upstream client did not close cleanly: {}", e.toString());
         }
+        events.close();
         database.close();
         embedded.ifPresent(EmbeddedMariaDb::close);
     }

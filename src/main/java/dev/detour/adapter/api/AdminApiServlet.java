@@ -41,6 +41,7 @@ public final class AdminApiServlet extends HttpServlet {
     private final transient KeysApi keys;
     private final transient RequestsApi requests;
     private final transient Runnable afterChange;
+    private transient SettingsApi settings;
 
     public AdminApiServlet(AdminAuthenticator authenticator, GroupAdmin groupAdmin, AccountAdmin accountAdmin,
             AccountStateView states, AuditLog auditLog, KeyAdmin keyAdmin, RequestLog requestLog,
@@ -52,6 +53,12 @@ public final class AdminApiServlet extends HttpServlet {
         this.keys = new KeysApi(keyAdmin);
         this.requests = new RequestsApi(requestLog);
         this.afterChange = afterChange;
+    }
+
+    /** Serves {@code /admin/api/settings} from the given store (wired by the App). */
+    public AdminApiServlet withSettings(dev.detour.admin.SiteSettings siteSettings) {
+        this.settings = new SettingsApi(siteSettings);
+        return this;
     }
 
     @Override
@@ -96,6 +103,7 @@ public final class AdminApiServlet extends HttpServlet {
             case "audit" -> audit.handle(call);
             case "keys" -> keys.handle(call);
             case "requests" -> requests.handle(call);
+            case "settings" -> settings.handle(call);
             default -> throw ApiException.notFound();
         };
     }
