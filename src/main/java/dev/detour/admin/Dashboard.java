@@ -27,6 +27,18 @@ public final class Dashboard {
     public record Window(String name, long requests, double requestsPerMinute, Double successRatePct,
             Integer p50LatencyMs, Integer p95LatencyMs, Integer p50TtftMs, Integer p95TtftMs, long tokens,
             long costMicros, SvgChart requestsChart, SvgChart tokensChart) {
+        public String latencyText() {
+            return pair(p50LatencyMs, p95LatencyMs);
+        }
+
+        public String ttftText() {
+            return pair(p50TtftMs, p95TtftMs);
+        }
+
+        private static String pair(Integer p50, Integer p95) {
+            return (p50 == null ? "—" : p50) + " / " + (p95 == null ? "—" : p95) + " ms";
+        }
+
         public String cost() {
             return String.format(java.util.Locale.ROOT, "%.4f", costMicros / 1_000_000.0);
         }
@@ -34,6 +46,10 @@ public final class Dashboard {
 
     public record UnavailableModel(long accountId, String accountName, String modelKey, String status,
             long remainingSeconds, String lastFailureKind, String lastFailureMessage) {
+        public String failureText() {
+            return ((lastFailureKind == null ? "" : lastFailureKind) + " "
+                    + (lastFailureMessage == null ? "" : lastFailureMessage)).trim();
+        }
     }
 
     public record FailingAccount(long accountId, String accountName, long failures, Instant lastAt,

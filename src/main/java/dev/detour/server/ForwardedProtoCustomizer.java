@@ -25,7 +25,7 @@ public final class ForwardedProtoCustomizer implements HttpConfiguration.Customi
         if (proto == null || request.isSecure() || !trustedHttps.test(Request.getRemoteAddr(request), proto)) {
             return request;
         }
-        HttpURI https = HttpURI.build(request.getHttpURI()).scheme(HttpScheme.HTTPS).port(-1).asImmutable();
+        HttpURI https = HttpURI.build(request.getHttpURI()).scheme(HttpScheme.HTTPS).asImmutable(); // authority unchanged: it must match Host
         return new Request.Wrapper(request) {
             @Override
             public boolean isSecure() {

@@ -59,7 +59,7 @@ class SiteSettingsIT {
         assertEquals(7, gw.admin("GET", "/settings", null).path("retention_days").asLong());
         assertEquals("600", Rows.strings("SELECT value FROM settings WHERE name = 'sticky_ttl_seconds'").get(0));
         assertEquals(7, gw.app.settings().current().retentionDays());
-        assertEquals("settings.update", Rows.strings("SELECT action FROM audit_log").get(0));
+        assertEquals("settings.update", Rows.strings("SELECT action FROM audit_log ORDER BY id DESC").get(0));
     }
 
     @Test

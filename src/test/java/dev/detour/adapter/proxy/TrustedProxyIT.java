@@ -30,6 +30,7 @@ class TrustedProxyIT {
         gw = Gateway.start();
         upstream = FakeUpstream.start();
         gw.account("a", upstream, "[{\"from\":\"m\",\"to\":\"m\"}]", null);
+        gw.key(); // before the second App starts, so its snapshot has the key
     }
 
     @AfterEach
@@ -56,8 +57,9 @@ class TrustedProxyIT {
         if (forwardedHttps) {
             b.header("X-Forwarded-Proto", "https");
         }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString()).headers().allValues("Set-Cookie").stream()
-                .filter(c -> c.startsWith("DETOUR_SESSION=")).findFirst().orElseThrow();
+        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return r.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("DETOUR_SESSION=")).findFirst()
+                .orElseThrow(() -> new AssertionError(r.statusCode() + " " + r.body()));
     }
 
     @Test

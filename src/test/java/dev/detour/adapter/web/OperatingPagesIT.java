@@ -60,14 +60,14 @@ class OperatingPagesIT {
     @Test
     void theRequestLogFiltersAndPagesOlderWithoutOverlap() throws Exception {
         Rows.insertEvents(500, "2026-11-29 09:00:00");
-        HtmlPage first = page("/requests?account=2&outcome=failure");
+        HtmlPage first = page("/requests?group=2&outcome=failure");
         List<String> seen = new ArrayList<>(ids(first));
         HtmlPage current = first;
         while (current.querySelector("#older") != null) {
             current = ((HtmlAnchor) current.querySelector("#older")).click();
             seen.addAll(ids(current));
         }
-        List<String> expected = Rows.strings("SELECT id FROM request_events WHERE account_id = 2 AND outcome = 'failure' "
+        List<String> expected = Rows.strings("SELECT id FROM request_events WHERE group_id = 2 AND outcome = 'failure' "
                 + "ORDER BY id DESC");
         assertEquals(expected, seen, "every matching row once, newest first");
         assertTrue(expected.size() > 50, "more than one page");
