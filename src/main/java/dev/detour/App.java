@@ -12,28 +12,39 @@ import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.EmbeddedMariaDb;
 import dev.detour.adapter.db.MyBatisAccountsPageSource;
 import dev.detour.adapter.db.MyBatisPoolStore;
-import dev.detour.adapter.db.MyBatisSmartStore;
-import dev.detour.adapter.web.SmartRoutes;
-import dev.detour.admin.BlockAdmin;
-import dev.detour.admin.PriceAdmin;
-import dev.detour.gateway.SmartKeys;
 import dev.detour.adapter.db.MyBatisRecoveryStore;
+import dev.detour.adapter.db.MyBatisSmartStore;
+import dev.detour.adapter.metrics.Metrics;
+import dev.detour.adapter.metrics.MetricsEventSink;
+import dev.detour.adapter.metrics.MetricsServlet;
+import dev.detour.adapter.metrics.SnapshotCooling;
 import dev.detour.adapter.proxy.ClientAddress;
 import dev.detour.adapter.proxy.ProxyServlet;
+import dev.detour.adapter.proxy.TrustedProxies;
 import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
 import dev.detour.adapter.web.ConsoleRoutes;
 import dev.detour.adapter.web.ConsoleSessionAuth;
+import dev.detour.adapter.web.OperatingPages;
+import dev.detour.adapter.web.SmartRoutes;
 import dev.detour.admin.AccountAdmin;
 import dev.detour.admin.AccountRepository;
 import dev.detour.admin.AccountStateView;
 import dev.detour.admin.AdminTokenBootstrap;
 import dev.detour.admin.AuditLog;
+import dev.detour.admin.BlockAdmin;
 import dev.detour.admin.ConsoleUsers;
+import dev.detour.admin.Dashboard;
 import dev.detour.admin.GroupAdmin;
 import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.LoginThrottle;
+import dev.detour.admin.PriceAdmin;
 import dev.detour.admin.RecoveryAdmin;
 import dev.detour.admin.RequestLog;
+import dev.detour.admin.Retention;
+import dev.detour.admin.RetentionScheduler;
+import dev.detour.admin.SettingValues;
+import dev.detour.admin.SiteSettings;
+import dev.detour.config.DetourConfig;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.Leases;
@@ -41,12 +52,13 @@ import dev.detour.gateway.Pauser;
 import dev.detour.gateway.PoolRefresher;
 import dev.detour.gateway.PoolSnapshot;
 import dev.detour.gateway.Router;
+import dev.detour.gateway.SmartKeys;
 import dev.detour.gateway.StateRecorder;
-import dev.detour.config.DetourConfig;
 import dev.detour.recovery.LeaderLease;
 import dev.detour.recovery.ModelTester;
 import dev.detour.recovery.ProbeBudget;
 import dev.detour.recovery.RecoveryScheduler;
+import dev.detour.server.ForwardedProtoCustomizer;
 import dev.detour.server.JettyServer;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
@@ -83,6 +95,11 @@ public final class App implements AutoCloseable {
     private final SmartKeys smartKeys;
     private final RecoveryScheduler recovery;
     private final ExecutorService probeExecutor;
+    private final Metrics metrics;
+    private final SiteSettings settings;
+    private final Retention retention;
+    private final RetentionScheduler housekeeping;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private App(DetourConfig config, Optional<EmbeddedMariaDb> embedded, Database database, Clock clock) {
         this.config = config;
@@ -94,6 +111,7 @@ public final class App implements AutoCloseable {
         routes.put("/readyz", health);
         Secrets secrets = Secrets.load(config);
         this.accounts = new AccountRepository(database, secrets.box());
+        AuditLog audit = new AuditLog(database, clock);
 
         // the gateway (SPEC §2–§5): snapshot, upstream client, failure engine, async events
         MyBatisPoolStore poolStore = new MyBatisPoolStore(database, secrets.box());
@@ -102,32 +120,48 @@ public final class App implements AutoCloseable {
         this.events = new AsyncEventWriter(database, 10_000);
         this.upstream = new HttpClient5UpstreamClient(config.connectTimeout(), config.readTimeout());
         this.leases = new Leases();
+        // U-5 runtime settings: applied live (upstream timeouts now; others read settings.current())
+        this.settings = new SiteSettings(database, audit, clock,
+                SettingValues.defaults(config.connectTimeout(), config.readTimeout()));
+        settings.onChange(v -> upstream.setTimeouts(v.connectTimeout(), v.readTimeout()));
+        // O-2: every event the Forwarder emits is counted on its way to the writer
+        this.metrics = new Metrics(new Metrics.Gauges(leases::total, new SnapshotCooling(snapshot), events::depth,
+                events::dropped));
+        MetricsEventSink countedEvents = new MetricsEventSink(events, metrics);
         this.stateRecorder = new StateRecorder(poolStore, snapshot);
         // issue 6 smart keys: prices, blocks, spend, response bindings, route stats beside the snapshot
         this.smartStore = new MyBatisSmartStore(database);
         this.smartKeys = new SmartKeys(smartStore);
         snapshot.onReload(smartKeys::reload);
         Router router = new Router(new SelectionPipeline(), null, smartKeys);
-        Forwarder forwarder = new Forwarder(snapshot, router, upstream,
-                stateRecorder, leases, events, snapshot::apiKey, Pauser.SLEEP, clock, smartKeys);
-        routes.put("/v1/*", new ProxyServlet(forwarder, clock, ClientAddress.PEER));
+        Forwarder forwarder = new Forwarder(snapshot, router, upstream, stateRecorder, leases, countedEvents,
+                snapshot::apiKey, Pauser.SLEEP, clock, smartKeys);
+        TrustedProxies proxies = new TrustedProxies(config.trustedProxies()); // O-3
+        routes.put("/v1/*", new ProxyServlet(forwarder, clock, proxies));
 
         // U-1 console: first-run admin, session + CSRF (consoleAuth is shared with the admin API)
         this.consoleAuth = ConsoleSessionAuth.standard();
         ConsoleUsers consoleUsers = new ConsoleUsers(database, new PasswordHasher(), clock, LoginThrottle.standard(clock));
         consoleUsers.ensureFirstAdmin(config.adminPassword());
-        routes.putAll(ConsoleRoutes.create(consoleAuth, consoleUsers, new MyBatisAccountsPageSource(database), clock));
+        this.retention = new Retention(database, () -> settings.current().retentionDays(), Retention.DEFAULT_BATCH);
+        this.housekeeping = new RetentionScheduler(retention, settings, clock, java.time.Duration.ofMinutes(5));
+        RequestLog requestLog = new RequestLog(database);
+        routes.putAll(ConsoleRoutes.create(consoleAuth, consoleUsers, new MyBatisAccountsPageSource(database), clock,
+                new OperatingPages(requestLog, audit, settings, new Dashboard(database, snapshot), snapshot)));
 
         // admin API (SPEC §9): bearer token or a console session (+ CSRF on changes)
         AdminToken adminToken = AdminTokenBootstrap.establish(config.adminToken(), database, clock);
-        AuditLog audit = new AuditLog(database, clock);
+        routes.put("/metrics", new MetricsServlet(metrics, clock, MetricsServlet.isLoopback(config.bind()),
+                new BearerTokenAuthenticator(adminToken)));
         GroupAdmin groupAdmin = new GroupAdmin(database, audit, clock);
         AccountAdmin accountAdmin = new AccountAdmin(database, accounts, secrets.box(), audit, clock);
         // R-3…R-6 recovery: lease-held scheduler, budgeted probes on their own threads, one-click ops
         MyBatisRecoveryStore recoveryStore = new MyBatisRecoveryStore(database);
-        ModelTester modelTester = new ModelTester(upstream, snapshot, poolStore, recoveryStore, events, clock);
+        ModelTester modelTester = new ModelTester(upstream, snapshot, poolStore, recoveryStore, countedEvents, clock);
         this.probeExecutor = RecoveryScheduler.probeExecutor();
-        this.recovery = new RecoveryScheduler(recoveryStore, snapshot, modelTester, ProbeBudget.defaults(),
+        ProbeBudget budget = new ProbeBudget(() -> settings.current().probeBudgetPerMinute(),
+                () -> settings.current().probeConcurrency());
+        this.recovery = new RecoveryScheduler(recoveryStore, snapshot, modelTester, budget,
                 new LeaderLease(recoveryStore, LeaderLease.newHolderId(), config.recoveryTick().multipliedBy(3)),
                 probeExecutor, ZoneId.systemDefault(), config.recoveryTick());
         RecoveryAdmin recoveryAdmin = new RecoveryAdmin(database, audit, snapshot, modelTester, recoveryStore, recovery,
@@ -136,14 +170,17 @@ public final class App implements AutoCloseable {
         List<AdminAuthenticator> adminAuth = List.of(new BearerTokenAuthenticator(adminToken),
                 request -> consoleAuth.signedInUser(request).filter(user ->
                         !ConsoleSessionAuth.isStateChanging(request) || consoleAuth.csrfValid(request)));
+        KeyAdmin keyAdmin = new KeyAdmin(database, audit, clock);
+        PriceAdmin priceAdmin = new PriceAdmin(database, audit, clock);
+        BlockAdmin blockAdmin = new BlockAdmin(database, audit, clock);
         routes.put("/admin/api/*", new AdminApiServlet(AdminAuthenticator.anyOf(adminAuth), groupAdmin,
-                accountAdmin, new AccountStateView(clock, poolStore::modelRows, leases::inFlight), audit, new KeyAdmin(database, audit, clock),
-                new RequestLog(database), snapshot::reload).withSmartKeys(new PriceAdmin(database, audit, clock),
-                new BlockAdmin(database, audit, clock)).withRecovery(recoveryAdmin));
+                accountAdmin, new AccountStateView(clock, poolStore::modelRows, leases::inFlight), audit, keyAdmin,
+                requestLog, snapshot::reload).withSmartKeys(priceAdmin, blockAdmin).withRecovery(recoveryAdmin)
+                .withSettings(settings));
         routes.putAll(SmartRoutes.create(new SmartRoutes.Deps(consoleAuth, forwarder, router, snapshot, smartKeys,
-                leases, new KeyAdmin(database, audit, clock), new PriceAdmin(database, audit, clock),
-                new BlockAdmin(database, audit, clock), new RequestLog(database), clock)));
-        this.server = JettyServer.newServer(config.bind(), config.port(), routes);
+                leases, keyAdmin, priceAdmin, blockAdmin, requestLog, clock)));
+        this.server = JettyServer.newServer(config.bind(), config.port(), routes,
+                new ForwardedProtoCustomizer(proxies::forwardedHttps), config.shutdownGrace());
     }
 
     /** Starts the database (embedded when no URL is configured), migrates, then serves HTTP. */
@@ -220,27 +257,45 @@ public final class App implements AutoCloseable {
         return recovery;
     }
 
+    public Metrics metrics() {
+        return metrics;
+    }
+
+    public SiteSettings settings() {
+        return settings;
+    }
+
+    public Retention retention() {
+        return retention;
+    }
+
     public DetourConfig config() {
         return config;
     }
 
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        // O-5: stop accepting and drain in-flight requests (bounded), then the background work,
+        // then flush the event queue, then the database
         try {
             server.stop();
         } catch (Exception e) {
             log.warn("HTTP server did not stop cleanly: {}", e.toString());
         }
+        housekeeping.close();
         refresher.close();
         recovery.close();
         probeExecutor.shutdownNow();
-        events.close();
-        smartStore.close();
         try {
-            upstream.close();
+            upstream.close(); // anything still running past the grace ends now and emits its event
         } catch (Exception e) {
             log.warn("upstream client did not close cleanly: {}", e.toString());
         }
+        events.close();
+        smartStore.close();
         database.close();
         embedded.ifPresent(EmbeddedMariaDb::close);
     }

@@ -25,13 +25,19 @@ public final class RequestLog {
 
     /** @param cursor the previous page's next_cursor (an opaque id), or null for the newest page */
     public Page page(Long keyId, Long accountId, String model, String outcome, Integer limit, String cursor) {
+        return page(new RequestFilter(keyId, accountId, null, model, outcome, null, null, null), limit, cursor);
+    }
+
+    /** Keyset paging (no OFFSET): each page continues below the last id of the one before. */
+    public Page page(RequestFilter f, Integer limit, String cursor) {
         int size = limit == null ? 50 : limit;
         if (size < 1 || size > MAX_LIMIT) {
             throw new ValidationException("validation.limit", "limit", "limit must be between 1 and " + MAX_LIMIT);
         }
         Long before = cursor == null || cursor.isBlank() ? null : parseCursor(cursor);
-        List<EventRow> rows = database.read(s -> s.getMapper(EventMapper.class)
-                .selectPage(new EventQuery(keyId, accountId, model, outcome, before, size + 1)));
+        EventQuery query = new EventQuery(f.keyId(), f.accountId(), f.groupId(), f.model(), f.outcome(), f.status(),
+                f.from(), f.to(), before, size + 1);
+        List<EventRow> rows = database.read(s -> s.getMapper(EventMapper.class).selectPage(query));
         boolean more = rows.size() > size;
         List<EventRow> items = more ? rows.subList(0, size) : rows;
         return new Page(items, more ? Long.toString(items.get(items.size() - 1).id(), 36) : null);

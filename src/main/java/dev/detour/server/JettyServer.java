@@ -13,6 +13,7 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
@@ -22,6 +23,15 @@ public final class JettyServer {
     }
 
     public static Server newServer(String bind, int port, Map<String, HttpServlet> routes) {
+        return newServer(bind, port, routes, null, Duration.ofSeconds(30));
+    }
+
+    /**
+     * @param customizer  an extra request customizer (O-3 trusted https), or null
+     * @param stopTimeout O-5: how long {@code stop()} waits for in-flight requests and streams
+     */
+    public static Server newServer(String bind, int port, Map<String, HttpServlet> routes,
+            HttpConfiguration.Customizer customizer, Duration stopTimeout) {
         // N-3: every open stream holds a thread on Java 17 (no virtual threads), so 1,000 concurrent
         // streams need well over 1,000 threads; idle ones time out and cost only their reserved stack
         QueuedThreadPool threads = new QueuedThreadPool(2048, 16);
@@ -34,6 +44,9 @@ public final class JettyServer {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(false);
+        if (customizer != null) {
+            http.addCustomizer(customizer);
+        }
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(bind);
         connector.setPort(port);
@@ -44,8 +57,12 @@ public final class JettyServer {
         context.setContextPath("/");
         configureSessions(context.getSessionHandler());
         routes.forEach((pathSpec, servlet) -> context.addServlet(new ServletHolder(servlet), pathSpec));
-        server.setHandler(context);
-        server.setStopTimeout(30_000);
+        // O-5: on stop, the connector stops accepting and GracefulHandler waits for in-flight requests
+        GracefulHandler graceful = new GracefulHandler();
+        graceful.setHandler(context);
+        server.setHandler(graceful);
+        server.setStopTimeout(Math.max(1, stopTimeout.toMillis()));
+        server.setStopAtShutdown(false);
         return server;
     }
 

@@ -44,6 +44,7 @@ public final class AdminApiServlet extends HttpServlet {
     private final transient Runnable afterChange;
     private transient SmartApi smart;
     private transient RecoveryApi recovery;
+    private transient SettingsApi settings;
 
     public AdminApiServlet(AdminAuthenticator authenticator, GroupAdmin groupAdmin, AccountAdmin accountAdmin,
             AccountStateView states, AuditLog auditLog, KeyAdmin keyAdmin, RequestLog requestLog,
@@ -66,6 +67,12 @@ public final class AdminApiServlet extends HttpServlet {
     /** Mounts the recovery endpoints (the accounts' test/recover and /recovery). */
     public AdminApiServlet withRecovery(RecoveryAdmin recoveryAdmin) {
         this.recovery = new RecoveryApi(recoveryAdmin);
+        return this;
+    }
+
+    /** Serves {@code /admin/api/settings} from the given store (wired by the App). */
+    public AdminApiServlet withSettings(dev.detour.admin.SiteSettings siteSettings) {
+        this.settings = new SettingsApi(siteSettings);
         return this;
     }
 
@@ -116,6 +123,7 @@ public final class AdminApiServlet extends HttpServlet {
             case "requests" -> requests.handle(call);
             case "prices" -> smartApi().prices(call);
             case "blocks" -> smartApi().blocks(call);
+            case "settings" -> settings.handle(call);
             default -> throw ApiException.notFound();
         };
     }

@@ -28,4 +28,13 @@ public record EventRow(
         int latencyMs,
         String clientIp,
         Instant createdAt) {
+
+    /** How many upstream attempts the chain holds (one JSON object each, each with an account_id). */
+    public int attemptCount() {
+        int count = 0;
+        for (int i = attemptsJson.indexOf("\"account_id\""); i >= 0; i = attemptsJson.indexOf("\"account_id\"", i + 1)) {
+            count++;
+        }
+        return count;
+    }
 }

@@ -44,14 +44,16 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
     private static final TimeValue EVICT_IDLE_AFTER = TimeValue.ofSeconds(50);
 
     private final CloseableHttpClient client;
-    private final TransportErrorMapper errors;
+    private volatile TransportErrorMapper errors;
+    /** Per-request timeouts: replaced by {@link #setTimeouts} when the runtime settings change (U-5). */
+    private volatile RequestConfig requestConfig;
 
     public HttpClient5UpstreamClient(Duration connectTimeout, Duration readTimeout) {
         this(connectTimeout, readTimeout, DEFAULT_MAX_TOTAL, DEFAULT_MAX_PER_ROUTE);
     }
 
     public HttpClient5UpstreamClient(Duration connectTimeout, Duration readTimeout, int maxTotal, int maxPerRoute) {
-        this.errors = new TransportErrorMapper(connectTimeout, readTimeout);
+        setTimeouts(connectTimeout, readTimeout);
         PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setMaxConnTotal(maxTotal)
                 .setMaxConnPerRoute(maxPerRoute)
@@ -80,6 +82,19 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
                 .build();
     }
 
+    /** Applies new P-4 timeouts to the next request, without a restart (settings page). */
+    @SuppressWarnings("deprecation") // the per-request connect timeout overrides the pool's connection config
+    public void setTimeouts(Duration connectTimeout, Duration readTimeout) {
+        this.requestConfig = RequestConfig.custom()
+                .setConnectTimeout(Timeout.of(connectTimeout))
+                .setResponseTimeout(Timeout.of(readTimeout))
+                .setConnectionRequestTimeout(Timeout.of(connectTimeout))
+                .setRedirectsEnabled(false)
+                .setContentCompressionEnabled(false)
+                .build();
+        this.errors = new TransportErrorMapper(connectTimeout, readTimeout);
+    }
+
     public static HttpClient5UpstreamClient withDefaults() {
         return new HttpClient5UpstreamClient(DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT);
     }
@@ -93,6 +108,8 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
     @Override
     public UpstreamResponse send(UpstreamRequest request) throws UpstreamTransportException {
         HttpUriRequestBase upstreamRequest = toHttpRequest(request);
+        upstreamRequest.setConfig(requestConfig);
+        TransportErrorMapper errors = this.errors;
         try {
             ClassicHttpResponse upstreamResponse = client.executeOpen(null, upstreamRequest, null);
             return new HttpClient5UpstreamResponse(upstreamRequest, upstreamResponse, request, errors);

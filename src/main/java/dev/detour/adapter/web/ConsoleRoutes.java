@@ -27,13 +27,27 @@ public final class ConsoleRoutes {
 
     public static Map<String, HttpServlet> create(ConsoleSessionAuth auth, ConsoleUsers users,
             AccountsPageSource accounts, Clock clock) {
-        View view = new View(auth, new ConsoleNav(NAV_PATHS));
+        return create(auth, users, accounts, clock, null);
+    }
+
+    /** @param operating the request log / audit / settings screens and the dashboard, or null for the shell only */
+    public static Map<String, HttpServlet> create(ConsoleSessionAuth auth, ConsoleUsers users,
+            AccountsPageSource accounts, Clock clock, OperatingPages operating) {
+        Set<String> available = new java.util.HashSet<>(NAV_PATHS);
+        if (operating != null) {
+            available.addAll(OperatingPages.PATHS);
+        }
+        View view = new View(auth, new ConsoleNav(available));
         Map<String, HttpServlet> routes = new LinkedHashMap<>();
         routes.put("/login", new LoginServlet(users, auth, view));
         routes.put("/lang", new LanguageServlet());
         routes.put("/assets/*", new AssetsServlet());
-        routes.put("", new ConsoleGate(new HomeServlet(accounts, clock, view), auth, view)); // "" = exactly "/"
+        routes.put("", new ConsoleGate(new HomeServlet(accounts, clock, view,
+                operating == null ? null : operating.dashboard()), auth, view)); // "" = exactly "/"
         routes.put("/accounts", new ConsoleGate(new AccountsServlet(accounts, view), auth, view));
+        if (operating != null) {
+            routes.putAll(operating.routes(auth, view));
+        }
         routes.put("/logout", new ConsoleGate(new LogoutServlet(auth), auth, view));
         return routes;
     }

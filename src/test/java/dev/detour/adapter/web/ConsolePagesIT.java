@@ -82,8 +82,8 @@ class ConsolePagesIT {
         HtmlPage home = ConsolePages.signIn(web, base);
         List<String> links = home.querySelectorAll("nav.nav a").stream().map(n -> n.getTextContent()).toList();
         List<String> soon = home.querySelectorAll("nav.nav span.soon").stream().map(n -> n.getTextContent()).toList();
-        assertEquals(List.of("Dashboard", "Accounts", "Recovery"), links);
-        assertEquals(List.of("Groups", "Keys", "Requests", "Audit", "Settings"), soon);
+        assertEquals(List.of("Dashboard", "Accounts", "Requests", "Recovery", "Audit", "Settings"), links);
+        assertEquals(List.of("Groups", "Keys"), soon);
         HtmlPage accounts = home.getAnchorByText("Accounts").click();
         assertEquals("page", ((DomElement) accounts.querySelector("nav.nav a.active")).getAttribute("aria-current"));
     }

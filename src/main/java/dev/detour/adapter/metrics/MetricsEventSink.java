@@ -1,0 +1,30 @@
+package dev.detour.adapter.metrics;
+
+import dev.detour.gateway.EventSink;
+import dev.detour.gateway.RequestEvent;
+import java.time.Instant;
+
+/** Decorates the event sink the Forwarder writes to: counts each event, then passes it on unchanged. */
+public final class MetricsEventSink implements EventSink {
+    private final EventSink next;
+    private final Metrics metrics;
+
+    public MetricsEventSink(EventSink next, Metrics metrics) {
+        this.next = next;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void emit(RequestEvent event) {
+        try {
+            metrics.record(event);
+        } finally {
+            next.emit(event);
+        }
+    }
+
+    @Override
+    public void touchAccount(long accountId, boolean success, Instant at, String modelKey) {
+        next.touchAccount(accountId, success, at, modelKey);
+    }
+}

@@ -1,0 +1,161 @@
+package dev.detour.admin;
+
+import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.FailingAccountRow;
+import dev.detour.adapter.db.StatsBucket;
+import dev.detour.adapter.db.StatsMapper;
+import dev.detour.core.account.Account;
+import dev.detour.core.account.ModelState;
+import dev.detour.gateway.PoolSnapshot;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The console home (U-5): request rate, success rate, latency/TTFT percentiles, tokens and cost
+ * for the last hour and day (SQL over request_events on the created_at index), plus the pool's
+ * current picture from the in-memory snapshot: accounts by state, unavailable models, top failing accounts.
+ */
+public final class Dashboard {
+    public record Window(String name, long requests, double requestsPerMinute, Double successRatePct,
+            Integer p50LatencyMs, Integer p95LatencyMs, Integer p50TtftMs, Integer p95TtftMs, long tokens,
+            long costMicros, SvgChart requestsChart, SvgChart tokensChart) {
+        public String latencyText() {
+            return pair(p50LatencyMs, p95LatencyMs);
+        }
+
+        public String ttftText() {
+            return pair(p50TtftMs, p95TtftMs);
+        }
+
+        private static String pair(Integer p50, Integer p95) {
+            return (p50 == null ? "—" : p50) + " / " + (p95 == null ? "—" : p95) + " ms";
+        }
+
+        public String cost() {
+            return String.format(java.util.Locale.ROOT, "%.4f", costMicros / 1_000_000.0);
+        }
+    }
+
+    public record UnavailableModel(long accountId, String accountName, String modelKey, String status,
+            long remainingSeconds, String lastFailureKind, String lastFailureMessage) {
+        public String failureText() {
+            return ((lastFailureKind == null ? "" : lastFailureKind) + " "
+                    + (lastFailureMessage == null ? "" : lastFailureMessage)).trim();
+        }
+    }
+
+    public record FailingAccount(long accountId, String accountName, long failures, Instant lastAt,
+            String lastErrorCode, String lastFailureMessage) {
+    }
+
+    public record Summary(Instant asOf, Window hour, Window day, Map<String, Long> accountsByState,
+            List<UnavailableModel> unavailableModels, List<FailingAccount> topFailing) {
+    }
+
+    private static final DateTimeFormatter HH_MM = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
+
+    private final Database database;
+    private final PoolSnapshot snapshot;
+
+    public Dashboard(Database database, PoolSnapshot snapshot) {
+        this.database = database;
+        this.snapshot = snapshot;
+    }
+
+    public Summary summary(Instant now) {
+        Instant end = now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+        Window hour = window("hour", end.minus(Duration.ofHours(1)), end, 60, false);
+        Instant dayEnd = now.truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(1));
+        Window day = window("day", dayEnd.minus(Duration.ofDays(1)), dayEnd, 24, true);
+        PoolSnapshot.View view = snapshot.view();
+        return new Summary(now, hour, day, accountsByState(view, now), unavailable(view, now),
+                topFailing(view, end.minus(Duration.ofDays(1)), end));
+    }
+
+    /** One window of {@code slots} buckets (minutes or hours) ending at {@code until} (exclusive). */
+    Window window(String name, Instant since, Instant until, int slots, boolean hourly) {
+        return database.read(s -> {
+            StatsMapper m = s.getMapper(StatsMapper.class);
+            StatsBucket totals = m.totals(since, until);
+            long[] requests = new long[slots];
+            long[] tokens = new long[slots];
+            for (StatsBucket b : m.buckets(since, until, hourly)) {
+                if (b.bucket() >= 0 && b.bucket() < slots) {
+                    requests[(int) b.bucket()] = b.requests();
+                    tokens[(int) b.bucket()] = b.tokens();
+                }
+            }
+            List<String> labels = new ArrayList<>(slots);
+            for (int i = 0; i < slots; i++) {
+                labels.add(HH_MM.format(since.plus(hourly ? Duration.ofHours(i) : Duration.ofMinutes(i))));
+            }
+            double minutes = Duration.between(since, until).toMinutes();
+            Double successPct = totals.requests() == 0 ? null : 100.0 * totals.successes() / totals.requests();
+            return new Window(name, totals.requests(), totals.requests() / minutes, successPct,
+                    percentile(m, since, until, false, 50), percentile(m, since, until, false, 95),
+                    percentile(m, since, until, true, 50), percentile(m, since, until, true, 95),
+                    totals.tokens(), totals.costMicros(), SvgChart.bars(requests, labels), SvgChart.bars(tokens, labels));
+        });
+    }
+
+    /** Nearest-rank percentile: the ⌈p·n⌉-th smallest value; null without data. */
+    static Integer percentile(StatsMapper m, Instant since, Instant until, boolean ttft, int p) {
+        long n = m.countTimed(since, until, ttft);
+        if (n == 0) {
+            return null;
+        }
+        long rank = (long) Math.ceil(p / 100.0 * n);
+        return m.timedAt(since, until, ttft, Math.max(0, rank - 1));
+    }
+
+    static Map<String, Long> accountsByState(PoolSnapshot.View view, Instant now) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (String state : List.of("ok", "warning", "error", "revoked", "paused", "cooling", "disabled")) {
+            counts.put(state, 0L);
+        }
+        for (Account a : view.accounts()) {
+            counts.merge(a.status().wire(), 1L, Long::sum);
+            Instant blocked = a.failure().blockedUntil();
+            if (blocked != null && blocked.isAfter(now)) {
+                counts.merge("cooling", 1L, Long::sum);
+            }
+            if (!a.enabled()) {
+                counts.merge("disabled", 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+
+    static List<UnavailableModel> unavailable(PoolSnapshot.View view, Instant now) {
+        List<UnavailableModel> list = new ArrayList<>();
+        for (ModelState m : view.models().values()) {
+            if (m.unavailableAt(now)) {
+                Account a = view.byId().get(m.accountId());
+                long remaining = m.coolingAt(now) ? Duration.between(now, m.cooldownUntil()).toSeconds() : 0;
+                list.add(new UnavailableModel(m.accountId(), a == null ? "#" + m.accountId() : a.name(), m.modelKey(),
+                        m.coolingAt(now) && m.status().name().equals("OK") ? "cooling" : m.status().name().toLowerCase(),
+                        remaining, m.lastFailureKind(), m.lastFailureMessage()));
+            }
+        }
+        list.sort(Comparator.comparing(UnavailableModel::accountName).thenComparing(UnavailableModel::modelKey));
+        return list;
+    }
+
+    List<FailingAccount> topFailing(PoolSnapshot.View view, Instant since, Instant until) {
+        List<FailingAccountRow> rows = database.read(s -> s.getMapper(StatsMapper.class).topFailing(since, until, 5));
+        return rows.stream().map(r -> {
+            Account a = view.byId().get(r.accountId());
+            return new FailingAccount(r.accountId(), a == null ? "#" + r.accountId() : a.name(), r.failures(),
+                    r.lastAt(), r.lastErrorCode() == null || r.lastErrorCode().isEmpty() ? null : r.lastErrorCode(),
+                    a == null ? null : a.failure().lastFailureMessage());
+        }).toList();
+    }
+}

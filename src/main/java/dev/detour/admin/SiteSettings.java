@@ -1,0 +1,127 @@
+package dev.detour.admin;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.SettingRow;
+import dev.detour.adapter.db.SettingsMapper;
+import dev.detour.core.ValidationException;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The runtime settings (U-5, SPEC GET/PUT /admin/api/settings): typed, validated, stored in the
+ * {@code settings} table and cached in memory. A change is applied without a restart: listeners
+ * (upstream timeouts, selection, retention…) get the new values at once on this instance, and
+ * other instances pick them up on {@link #refresh()}.
+ */
+public final class SiteSettings {
+    private final Database database;
+    private final AuditLog audit;
+    private final Clock clock;
+    private final List<Consumer<SettingValues>> listeners = new CopyOnWriteArrayList<>();
+    private final SettingValues defaults;
+    private volatile SettingValues current;
+
+    public SiteSettings(Database database, AuditLog audit, Clock clock, SettingValues defaults) {
+        this.defaults = defaults;
+        this.current = defaults;
+        this.database = database;
+        this.audit = audit;
+        this.clock = clock;
+        refresh();
+    }
+
+    public SettingValues current() {
+        return current;
+    }
+
+    /** Calls {@code listener} now with the current values and after every change. */
+    public void onChange(Consumer<SettingValues> listener) {
+        listeners.add(listener);
+        listener.accept(current);
+    }
+
+    /** Re-reads the table (another instance may have changed it); stored values out of range keep the default. */
+    public void refresh() {
+        Map<String, Long> values = new LinkedHashMap<>(defaults.values());
+        for (SettingRow row : database.read(s -> s.getMapper(SettingsMapper.class).selectAll())) {
+            SettingField field = SettingField.named(row.name());
+            Long value = field == null ? null : parseOrNull(row.value());
+            if (value != null && value >= field.min() && value <= field.max()) {
+                values.put(field.name(), value);
+            }
+        }
+        publish(new SettingValues(values));
+    }
+
+    /**
+     * Validates every given field (all or nothing), stores them and applies them.
+     *
+     * @param changes wire name → value (any subset); unknown names and out-of-range values are
+     *                rejected with {@code validation.settings.<name>}
+     */
+    public SettingValues update(Map<String, String> changes, String actor) {
+        Map<String, Long> merged = new LinkedHashMap<>(current.values());
+        changes.forEach((name, raw) -> merged.put(name, validated(name, raw)));
+        checkCeilings(merged);
+        SettingValues before = current;
+        SettingValues after = new SettingValues(merged);
+        database.inTransaction(s -> {
+            SettingsMapper mapper = s.getMapper(SettingsMapper.class);
+            changes.keySet().forEach(name -> mapper.upsert(new SettingRow(name, Long.toString(merged.get(name)),
+                    clock.instant())));
+            audit.record(s, actor, "settings.update", "settings", 0, document(before).toString(),
+                    document(after).toString());
+            return null;
+        });
+        publish(after);
+        return after;
+    }
+
+    private static long validated(String name, String raw) {
+        SettingField field = SettingField.named(name);
+        if (field == null) {
+            throw new ValidationException("validation.settings.unknown", name, "unknown setting: " + name);
+        }
+        Long value = parseOrNull(raw);
+        if (value == null || value < field.min() || value > field.max()) {
+            throw new ValidationException(field.errorCode(), name,
+                    name + " must be a whole number from " + field.min() + " to " + field.max());
+        }
+        return value;
+    }
+
+    /** S-1: a site default above the absolute maximum could never apply. */
+    private static void checkCeilings(Map<String, Long> values) {
+        long def = values.get(SettingField.DEFAULT_MAX_RATIO.name());
+        long abs = values.get(SettingField.ABSOLUTE_MAX_RATIO.name());
+        if (abs > 0 && def > abs) {
+            throw new ValidationException(SettingField.DEFAULT_MAX_RATIO.errorCode(), SettingField.DEFAULT_MAX_RATIO.name(),
+                    "the site default ratio must not exceed the absolute maximum");
+        }
+    }
+
+    private void publish(SettingValues values) {
+        current = values;
+        listeners.forEach(l -> l.accept(values));
+    }
+
+    private static Long parseOrNull(String raw) {
+        try {
+            return raw == null ? null : Long.parseLong(raw.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The JSON document: every setting by wire name. */
+    public static ObjectNode document(SettingValues values) {
+        ObjectNode o = Documents.JSON.createObjectNode();
+        values.values().forEach(o::put);
+        return o;
+    }
+}

@@ -1,0 +1,101 @@
+package dev.detour;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.detour.testkit.Bodies;
+import dev.detour.testkit.FakeUpstream;
+import dev.detour.testkit.Gateway;
+import dev.detour.testkit.Reply;
+import dev.detour.testkit.Rows;
+import dev.detour.testkit.TestApp;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** O-5 + N-4: shutdown during 20 in-flight streams lets them finish and writes their 20 events. */
+class GracefulShutdownIT {
+    private static final int STREAMS = 20;
+    private Gateway gw;
+    private FakeUpstream upstream;
+
+    @BeforeEach
+    void start() {
+        gw = Gateway.start();
+        upstream = FakeUpstream.start();
+    }
+
+    @AfterEach
+    void stop() {
+        gw.close();
+        upstream.close();
+    }
+
+    private static boolean accepting(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void shutdownStopsAcceptingLetsTwentyStreamsFinishAndKeepsTheirEvents() throws Exception {
+        gw.account("a", upstream, "[{\"from\":\"m\",\"to\":\"m\"}]", "{\"max_in_flight\":0}");
+        gw.key();
+        CountDownLatch release = new CountDownLatch(1);
+        upstream.handler(r -> Reply.stallAfterFirstFrame(Bodies.chatStream("first", " last-words")).releasedBy(release));
+        ExecutorService clients = Executors.newFixedThreadPool(STREAMS);
+        List<Future<String>> bodies = new ArrayList<>();
+        String body = "{\"model\":\"m\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        for (int i = 0; i < STREAMS; i++) {
+            bodies.add(clients.submit(() -> {
+                HttpResponse<InputStream> response = gw.postStreaming("/v1/chat/completions", body);
+                try (InputStream in = response.body()) {
+                    return response.statusCode() + " " + new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                }
+            }));
+        }
+        upstream.awaitRequests(STREAMS);
+        Gateway.await(() -> gw.app.leases().total() == STREAMS, "all streams in flight");
+        int port = gw.app.port();
+
+        Thread closer = new Thread(gw.app::close, "test-shutdown");
+        closer.start();
+        Gateway.await(() -> !accepting(port), "the connector stops accepting");
+        assertTrue(closer.isAlive(), "close() waits for the in-flight streams");
+        release.countDown();
+        closer.join();
+
+        for (Future<String> f : bodies) {
+            String got = f.get();
+            assertTrue(got.startsWith("200 "), got);
+            assertTrue(got.contains("last-words") && got.contains("[DONE]"), "stream finished: " + got);
+        }
+        clients.shutdown();
+        assertEquals(STREAMS, Rows.number("SELECT COUNT(*) FROM request_events WHERE outcome = 'success' AND stream"));
+
+        try (App restarted = TestApp.start(gw.clock)) {
+            HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + restarted.port() + "/admin/api/requests?limit=100"))
+                    .header("Authorization", "Bearer " + TestApp.ADMIN_TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(STREAMS, Gateway.read(page.body()).path("items").size(), "20 events after the restart");
+        }
+    }
+}
