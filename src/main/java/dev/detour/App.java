@@ -4,6 +4,7 @@ import dev.detour.adapter.api.AdminApiServlet;
 import dev.detour.adapter.api.AdminAuthenticator;
 import dev.detour.adapter.api.BearerTokenAuthenticator;
 import dev.detour.adapter.api.HealthServlet;
+import dev.detour.adapter.api.StatusServlet;
 import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.crypto.PasswordHasher;
 import dev.detour.adapter.crypto.Secrets;
@@ -11,6 +12,7 @@ import dev.detour.adapter.db.AsyncEventWriter;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.EmbeddedMariaDb;
 import dev.detour.adapter.db.MyBatisAccountsPageSource;
+import dev.detour.adapter.db.MyBatisLoadStore;
 import dev.detour.adapter.db.MyBatisPoolStore;
 import dev.detour.adapter.proxy.ClientAddress;
 import dev.detour.adapter.proxy.ProxyServlet;
@@ -30,6 +32,7 @@ import dev.detour.admin.RequestLog;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.Leases;
+import dev.detour.gateway.LoadState;
 import dev.detour.gateway.Pauser;
 import dev.detour.gateway.PoolRefresher;
 import dev.detour.gateway.PoolSnapshot;
@@ -66,6 +69,8 @@ public final class App implements AutoCloseable {
     private final HttpClient5UpstreamClient upstream;
     private final Leases leases;
     private final StateRecorder stateRecorder;
+    private final LoadState load;
+    private final java.util.concurrent.ScheduledExecutorService sweeper;
 
     private App(DetourConfig config, Optional<EmbeddedMariaDb> embedded, Database database, Clock clock) {
         this.config = config;
@@ -86,9 +91,13 @@ public final class App implements AutoCloseable {
         this.upstream = new HttpClient5UpstreamClient(config.connectTimeout(), config.readTimeout());
         this.leases = new Leases();
         this.stateRecorder = new StateRecorder(poolStore, snapshot);
-        Forwarder forwarder = new Forwarder(snapshot, new Router(new SelectionPipeline(), null), upstream,
-                stateRecorder, leases, events, snapshot::apiKey, Pauser.SLEEP, clock);
+        // load distribution and protection (S-4, S-6, S-7, S-9, C-6): bindings swept every 5 min
+        this.load = new LoadState(snapshot, new MyBatisLoadStore(database));
+        this.sweeper = sessionSweeper(load, clock);
+        Forwarder forwarder = new Forwarder(snapshot, new Router(new SelectionPipeline(), null, load), upstream,
+                stateRecorder, leases, events, snapshot::apiKey, Pauser.SLEEP, clock, load);
         routes.put("/v1/*", new ProxyServlet(forwarder, clock, ClientAddress.PEER));
+        routes.put("/status", new StatusServlet(snapshot, leases::inFlight, clock)); // C-7, public
 
         // U-1 console: first-run admin, session + CSRF (consoleAuth is shared with the admin API)
         this.consoleAuth = ConsoleSessionAuth.standard();
@@ -108,6 +117,22 @@ public final class App implements AutoCloseable {
                 accountAdmin, new AccountStateView(clock, poolStore::modelRows, leases::inFlight), audit, new KeyAdmin(database, audit, clock),
                 new RequestLog(database), snapshot::reload));
         this.server = JettyServer.newServer(config.bind(), config.port(), routes);
+    }
+
+    private static java.util.concurrent.ScheduledExecutorService sessionSweeper(LoadState load, Clock clock) {
+        var sweeper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "detour-session-sweep");
+            t.setDaemon(true);
+            return t;
+        });
+        sweeper.scheduleWithFixedDelay(() -> {
+            try {
+                load.bindings().sweep(clock.instant());
+            } catch (RuntimeException e) {
+                log.warn("session binding sweep failed: {}", e.toString());
+            }
+        }, 5, 5, java.util.concurrent.TimeUnit.MINUTES);
+        return sweeper;
     }
 
     /** Starts the database (embedded when no URL is configured), migrates, then serves HTTP. */
@@ -170,6 +195,10 @@ public final class App implements AutoCloseable {
         return leases;
     }
 
+    public LoadState load() {
+        return load;
+    }
+
     public AsyncEventWriter events() {
         return events;
     }
@@ -186,6 +215,8 @@ public final class App implements AutoCloseable {
             log.warn("HTTP server did not stop cleanly: {}", e.toString());
         }
         refresher.close();
+        sweeper.shutdownNow();
+        load.bindings().close();
         events.close();
         try {
             upstream.close();

@@ -37,10 +37,16 @@ public final class Router {
 
     private final SelectionPipeline pipeline;
     private final RandomSource random;
+    private final LoadState load;
 
     public Router(SelectionPipeline pipeline, RandomSource random) {
+        this(pipeline, random, null);
+    }
+
+    public Router(SelectionPipeline pipeline, RandomSource random, LoadState load) {
         this.pipeline = pipeline;
         this.random = random == null ? THREAD_RANDOM : random;
+        this.load = load;
     }
 
     public Decision decide(PoolSnapshot.View view, ClientCall call, Instant now) {
@@ -51,7 +57,8 @@ public final class Router {
             return new Decision(none, new Refusal(403, PoolErrorCode.KEY_MODEL_NOT_ALLOWED.code(),
                     "this key may not use model " + model + "; request " + call.requestId(), 0));
         }
-        SelectionRequest request = new SelectionRequest(call.family(), model, policy, view.groups());
+        SelectionRequest request = withLoadInputs(new SelectionRequest(call.family(), model, policy, view.groups()),
+                call, now);
         Plan plan = pipeline.plan(request, view.accounts(), view.models(), now, random);
         if (plan.isSelected()) {
             return new Decision(plan, null);
@@ -61,6 +68,18 @@ public final class Router {
                 : Math.max(1, Duration.between(now, plan.retryAfter()).toSeconds() + 1);
         return new Decision(plan, new Refusal(error.httpStatus(), error.code(),
                 message(error, model) + "; 0 attempts; request " + call.requestId(), retryAfter));
+    }
+
+    /**
+     * S-4 / S-6 / S-7 (load distribution): the site's selection settings, the live ranking inputs
+     * (last pick per account, cost ledger) and the account this key + session is bound to.
+     */
+    private SelectionRequest withLoadInputs(SelectionRequest request, ClientCall call, Instant now) {
+        if (load == null) {
+            return request;
+        }
+        Long sticky = load.bindings().lookup(call.key().id(), call.peek().sessionId(), call.peek().model(), now);
+        return request.withSettings(load.settings()).withInputs(load.rankingInputs()).withStickyAccount(sticky);
     }
 
     private static String message(PoolErrorCode error, String model) {

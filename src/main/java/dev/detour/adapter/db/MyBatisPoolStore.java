@@ -52,7 +52,8 @@ public final class MyBatisPoolStore implements PoolStore {
             List<ModelState> rows = state.selectAllModelStates().stream().map(ModelStateRow::toState).toList();
             Map<Long, GroupView> groups = new HashMap<>();
             for (GroupRow g : s.getMapper(GroupMapper.class).selectAll()) {
-                groups.put(g.id(), new GroupView(g.id(), g.ratioPpm(), g.haltedUntil()));
+                groups.put(g.id(), new GroupView(g.id(), g.ratioPpm(), g.haltedUntil(), g.name(),
+                        "on".equals(g.haltPolicy()), g.haltStreak(), g.haltReason())); // S-9
             }
             Map<String, KeyEntry> keys = new HashMap<>();
             for (KeyRow k : s.getMapper(KeyMapper.class).selectAll()) {
