@@ -125,6 +125,9 @@ public final class SessionBindings implements AutoCloseable {
 
     @Override
     public void close() {
+        if (writer.isShutdown()) {
+            return;
+        }
         flush();
         writer.shutdown();
     }
