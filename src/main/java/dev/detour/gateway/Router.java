@@ -64,8 +64,9 @@ public final class Router {
             return new Decision(plan, null);
         }
         PoolErrorCode error = plan.error();
+        // S-9: Retry-After is the time to the halt's end rounded up (an exact 30 s halt says 30, not 31)
         long retryAfter = plan.retryAfter() == null ? 0
-                : Math.max(1, Duration.between(now, plan.retryAfter()).toSeconds() + 1);
+                : Math.max(1, (Duration.between(now, plan.retryAfter()).toMillis() + 999) / 1000);
         return new Decision(plan, new Refusal(error.httpStatus(), error.code(),
                 message(error, model) + "; 0 attempts; request " + call.requestId(), retryAfter));
     }
