@@ -93,6 +93,7 @@ public final class App implements AutoCloseable {
         this.stateRecorder = new StateRecorder(poolStore, snapshot);
         // load distribution and protection (S-4, S-6, S-7, S-9, C-6): bindings swept every 5 min
         this.load = new LoadState(snapshot, new MyBatisLoadStore(database));
+        load.useInstances(instancesFromEnvironment()); // S-5: each instance enforces its share
         this.sweeper = sessionSweeper(load, clock);
         Forwarder forwarder = new Forwarder(snapshot, new Router(new SelectionPipeline(), null, load), upstream,
                 stateRecorder, leases, events, snapshot::apiKey, Pauser.SLEEP, clock, load);
@@ -117,6 +118,17 @@ public final class App implements AutoCloseable {
                 accountAdmin, new AccountStateView(clock, poolStore::modelRows, leases::inFlight), audit, new KeyAdmin(database, audit, clock),
                 new RequestLog(database), snapshot::reload));
         this.server = JettyServer.newServer(config.bind(), config.port(), routes);
+    }
+
+    /** DETOUR_INSTANCES: how many instances share the database (docs/operations.md, "Several instances"). */
+    private static int instancesFromEnvironment() {
+        String value = System.getenv("DETOUR_INSTANCES");
+        try {
+            return value == null || value.isBlank() ? 1 : Math.max(1, Math.min(1000, Integer.parseInt(value.trim())));
+        } catch (NumberFormatException e) {
+            log.warn("DETOUR_INSTANCES is not a number ({}); using 1", value);
+            return 1;
+        }
     }
 
     private static java.util.concurrent.ScheduledExecutorService sessionSweeper(LoadState load, Clock clock) {

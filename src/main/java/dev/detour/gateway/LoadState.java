@@ -37,6 +37,7 @@ public final class LoadState {
     private final Map<ModelStateKey, CostEma> costLedger = new ConcurrentHashMap<>();
     private final Set<Long> trials = ConcurrentHashMap.newKeySet();
     private volatile SelectionSettings settings = SelectionSettings.DEFAULTS;
+    private volatile int instances = 1;
 
     public LoadState(PoolSnapshot snapshot, LoadStore store) {
         this.snapshot = snapshot;
@@ -60,6 +61,22 @@ public final class LoadState {
     /** S-4 / S-7 inputs: immutable copies, so one plan sees one consistent picture. */
     public RankingInputs rankingInputs() {
         return RankingInputs.NONE.withLastPickedAt(Map.copyOf(lastPickedAt)).withCostLedger(Map.copyOf(costLedger));
+    }
+
+    /** S-5 with several instances: how many Detour instances share the pool (DETOUR_INSTANCES, default 1). */
+    public void useInstances(int count) {
+        this.instances = Math.max(1, count);
+    }
+
+    /**
+     * S-5: this instance's share of an account's {@code max_in_flight} — ceil(max / instances),
+     * at least 1; 0 stays unlimited. The sum over instances never falls below the configured limit.
+     */
+    public int capacityShare(int maxInFlight) {
+        if (maxInFlight <= 0 || instances == 1) {
+            return maxInFlight;
+        }
+        return Math.max(1, (maxInFlight + instances - 1) / instances);
     }
 
     /** S-4: every pick is recorded (the gap and idle bonus read it). */

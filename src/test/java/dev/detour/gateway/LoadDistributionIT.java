@@ -79,4 +79,26 @@ class LoadDistributionIT {
         assertEquals(0, state.path("transient_failure_count").asInt(), "capacity is not health");
         assertEquals(0, state.path("cooldown_remaining_s").asInt());
     }
+
+    @Test
+    void statusIsPublicAndShowsCountsAndRateLimitedModelsWithoutSecrets() {
+        long idA = gw.account("a", a, MAPS, "{\"priority\":0,\"failure_policy\":{\"retry_count\":0,"
+                + "\"cooldown_enabled\":true,\"cooldown_seconds\":10}}");
+        gw.account("b", b, MAPS, "{\"priority\":1}");
+        a.enqueue(Reply.openAiError(429, "rate limit reached", "rate_limit_exceeded").header("retry-after", "60"));
+        assertEquals(200, gw.chat("gpt-5.6-sol").statusCode());
+        HttpResponse<String> status = gw.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(gw.base() + "/status")).GET().build());
+        assertEquals(200, status.statusCode(), "no credentials needed");
+        JsonNode group = Gateway.read(status.body()).path("groups").get(0);
+        assertEquals("default", group.path("name").asText());
+        assertEquals(2, group.path("available").asInt() + group.path("cooling").asInt());
+        JsonNode accountA = group.path("accounts").get(0);
+        assertEquals("a", accountA.path("alias").asText());
+        JsonNode limited = accountA.path("rate_limited_models").get(0);
+        assertEquals("upstream-sol", limited.path("model").asText());
+        assertEquals("2026-11-29T10:01:00Z", limited.path("until").asText());
+        assertTrue(!status.body().contains("sk-test") && !status.body().contains(a.url()), "no secrets, no URLs");
+        assertEquals(idA, gw.accountState(idA).path("rate_limited_models").size() == 1 ? idA : -1);
+    }
 }
