@@ -60,6 +60,7 @@ public final class Router {
         SelectionRequest request = withLoadInputs(new SelectionRequest(call.family(), model, policy, view.groups()),
                 call, now);
         Plan plan = pipeline.plan(request, view.accounts(), view.models(), now, random);
+        unbindIfIneligible(request, plan, call, now);
         if (plan.isSelected()) {
             return new Decision(plan, null);
         }
@@ -81,6 +82,15 @@ public final class Router {
         }
         Long sticky = load.bindings().lookup(call.key().id(), call.peek().sessionId(), call.peek().model(), now);
         return request.withSettings(load.settings()).withInputs(load.rankingInputs()).withStickyAccount(sticky);
+    }
+
+    /** S-6: a bound account that is not among the planned candidates is unbound; the request falls through. */
+    private void unbindIfIneligible(SelectionRequest request, Plan plan, ClientCall call, Instant now) {
+        Long sticky = request.stickyAccountId();
+        if (load == null || sticky == null || plan.candidates().stream().anyMatch(c -> c.accountId() == sticky)) {
+            return;
+        }
+        load.bindings().unbind(call.key().id(), call.peek().sessionId(), call.peek().model(), sticky, now);
     }
 
     private static String message(PoolErrorCode error, String model) {

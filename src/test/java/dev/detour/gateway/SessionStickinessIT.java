@@ -129,4 +129,16 @@ class SessionStickinessIT {
         assertEquals(1, gw.app.load().bindings().sweep(gw.clock.instant()));
         assertNull(boundAccount());
     }
+
+    @Test
+    void aBoundAccountThatCannotServeTheModelIsUnboundAndTheRequestFallsThrough() {
+        assertEquals(200, send().statusCode());
+        gw.app.load().bindings().flush();
+        long bound = boundAccount();
+        gw.admin("PUT", "/accounts/" + bound, "{\"enabled\":false}");
+        gw.clock.advance(Duration.ofSeconds(1));
+        assertEquals(200, send().statusCode(), "served by the other account");
+        gw.app.load().bindings().flush();
+        assertEquals(bound == idA ? idB : idA, boundAccount());
+    }
 }
