@@ -4,6 +4,7 @@ import dev.detour.adapter.api.AdminApiServlet;
 import dev.detour.adapter.api.AdminAuthenticator;
 import dev.detour.adapter.api.BearerTokenAuthenticator;
 import dev.detour.adapter.api.HealthServlet;
+import dev.detour.adapter.api.StatusServlet;
 import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.crypto.PasswordHasher;
 import dev.detour.adapter.crypto.Secrets;
@@ -11,6 +12,7 @@ import dev.detour.adapter.db.AsyncEventWriter;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.EmbeddedMariaDb;
 import dev.detour.adapter.db.MyBatisAccountsPageSource;
+import dev.detour.adapter.db.MyBatisLoadStore;
 import dev.detour.adapter.db.MyBatisPoolStore;
 import dev.detour.adapter.db.MyBatisRecoveryStore;
 import dev.detour.adapter.db.MyBatisSmartStore;
@@ -48,6 +50,7 @@ import dev.detour.config.DetourConfig;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.Leases;
+import dev.detour.gateway.LoadState;
 import dev.detour.gateway.Pauser;
 import dev.detour.gateway.PoolRefresher;
 import dev.detour.gateway.PoolSnapshot;
@@ -100,6 +103,8 @@ public final class App implements AutoCloseable {
     private final Retention retention;
     private final RetentionScheduler housekeeping;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final LoadState load;
+    private final java.util.concurrent.ScheduledExecutorService sweeper;
 
     private App(DetourConfig config, Optional<EmbeddedMariaDb> embedded, Database database, Clock clock) {
         this.config = config;
@@ -133,11 +138,18 @@ public final class App implements AutoCloseable {
         this.smartStore = new MyBatisSmartStore(database);
         this.smartKeys = new SmartKeys(smartStore);
         snapshot.onReload(smartKeys::reload);
-        Router router = new Router(new SelectionPipeline(), null, smartKeys);
+        // load distribution and protection (S-4, S-6, S-7, S-9, C-6): bindings swept every 5 min
+        this.load = new LoadState(snapshot, new MyBatisLoadStore(database));
+        load.useInstances(instancesFromEnvironment()); // S-5: each instance enforces its share
+        load.useSettings(settings.current().selection());
+        settings.onChange(v -> load.useSettings(v.selection()));
+        this.sweeper = sessionSweeper(load, clock);
+        Router router = new Router(new SelectionPipeline(), null, smartKeys, load);
         Forwarder forwarder = new Forwarder(snapshot, router, upstream, stateRecorder, leases, countedEvents,
-                snapshot::apiKey, Pauser.SLEEP, clock, smartKeys);
+                snapshot::apiKey, Pauser.SLEEP, clock, smartKeys, load);
         TrustedProxies proxies = new TrustedProxies(config.trustedProxies()); // O-3
         routes.put("/v1/*", new ProxyServlet(forwarder, clock, proxies));
+        routes.put("/status", new StatusServlet(snapshot, leases::inFlight, clock)); // C-7, public
 
         // U-1 console: first-run admin, session + CSRF (consoleAuth is shared with the admin API)
         this.consoleAuth = ConsoleSessionAuth.standard();
@@ -181,6 +193,33 @@ public final class App implements AutoCloseable {
                 leases, keyAdmin, priceAdmin, blockAdmin, requestLog, clock)));
         this.server = JettyServer.newServer(config.bind(), config.port(), routes,
                 new ForwardedProtoCustomizer(proxies::forwardedHttps), config.shutdownGrace());
+    }
+
+    /** DETOUR_INSTANCES: how many instances share the database (docs/operations.md, "Several instances"). */
+    private static int instancesFromEnvironment() {
+        String value = System.getenv("DETOUR_INSTANCES");
+        try {
+            return value == null || value.isBlank() ? 1 : Math.max(1, Math.min(1000, Integer.parseInt(value.trim())));
+        } catch (NumberFormatException e) {
+            log.warn("DETOUR_INSTANCES is not a number ({}); using 1", value);
+            return 1;
+        }
+    }
+
+    private static java.util.concurrent.ScheduledExecutorService sessionSweeper(LoadState load, Clock clock) {
+        var sweeper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "detour-session-sweep");
+            t.setDaemon(true);
+            return t;
+        });
+        sweeper.scheduleWithFixedDelay(() -> {
+            try {
+                load.bindings().sweep(clock.instant());
+            } catch (RuntimeException e) {
+                log.warn("session binding sweep failed: {}", e.toString());
+            }
+        }, 5, 5, java.util.concurrent.TimeUnit.MINUTES);
+        return sweeper;
     }
 
     /** Starts the database (embedded when no URL is configured), migrates, then serves HTTP. */
@@ -248,6 +287,10 @@ public final class App implements AutoCloseable {
         return leases;
     }
 
+    public LoadState load() {
+        return load;
+    }
+
     public AsyncEventWriter events() {
         return events;
     }
@@ -289,6 +332,8 @@ public final class App implements AutoCloseable {
         refresher.close();
         recovery.close();
         probeExecutor.shutdownNow();
+        sweeper.shutdownNow();
+        load.bindings().close();
         try {
             upstream.close(); // anything still running past the grace ends now and emits its event
         } catch (Exception e) {

@@ -1,5 +1,7 @@
 package dev.detour.admin;
 
+import dev.detour.core.account.BackoffPolicy;
+import dev.detour.core.account.BreakerPolicy;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelMappings;

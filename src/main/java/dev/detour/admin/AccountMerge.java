@@ -1,5 +1,7 @@
 package dev.detour.admin;
 
+import dev.detour.core.account.BackoffPolicy;
+import dev.detour.core.account.BreakerPolicy;
 import dev.detour.adapter.db.GroupMapper;
 import dev.detour.adapter.db.GroupRow;
 import dev.detour.core.ValidationException;

@@ -30,7 +30,7 @@ public final class AccountRows {
                 config.mappings(), config.effectiveFamilies(), config.priority(), config.weight(), config.enabled(),
                 row.archived(), status(row.status()), config.quotaRemaining(), config.maxInFlight(),
                 config.failurePolicy(), config.recovery(), failure(row), row.successCount(), row.errorCount(),
-                row.lastUsedAt());
+                row.lastUsedAt(), config.breaker(), config.backoff());
         return new StoredAccount(account, config, row.groupName(), row.apiKeyHint(), recovery.isEmpty(),
                 row.revision(), row.createdAt(), row.updatedAt());
     }

@@ -44,6 +44,10 @@ public final class AccountStateView {
         state.put("cooldown_remaining_s",
                 remainingSeconds(AccountFailureState.later(f.nextRetryAt(), f.cooldownUntil()), now));
         state.put("breaker_remaining_s", remainingSeconds(f.breakerOpenUntil(), now));
+        // C-6: the streaks behind the breaker and the exponential backoff
+        state.put("breaker_failure_streak", f.breakerFailureStreak());
+        state.put("breaker_step", f.breakerStep());
+        state.put("backoff_streak", f.backoffStreak());
         state.put("last_failure_kind", f.lastFailureKind());
         state.put("last_failure_message", f.lastFailureMessage());
         state.put("semantic_failure_streak", f.semanticStreakCount());

@@ -21,6 +21,15 @@ public final class GroupAdmin {
         this.clock = clock;
     }
 
+    /** S-9: seconds until the group's halt lifts (0 when not halted), rounded up. */
+    public long haltedRemainingSeconds(GroupRow row) {
+        java.time.Instant now = clock.instant();
+        if (row.haltedUntil() == null || !row.haltedUntil().isAfter(now)) {
+            return 0;
+        }
+        return (java.time.Duration.between(now, row.haltedUntil()).toMillis() + 999) / 1000;
+    }
+
     public List<GroupRow> list() {
         return database.read(s -> s.getMapper(GroupMapper.class).selectAll());
     }

@@ -35,16 +35,31 @@ public final class Forwarder {
     private final Pauser pauser;
     private final Clock clock;
     private final SmartKeys smart;
+    private final LoadState load;
 
     public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
             EventSink events, SecretLookup secrets, Pauser pauser, Clock clock) {
-        this(snapshot, router, upstream, state, leases, events, secrets, pauser, clock, SmartKeys.none());
+        this(snapshot, router, upstream, state, leases, events, secrets, pauser, clock, SmartKeys.none(), null);
     }
 
-    /** With the smart-key facts (issue 6): cost and spend, route stats, response bindings. */
     public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
             EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, SmartKeys smart) {
+        this(snapshot, router, upstream, state, leases, events, secrets, pauser, clock, smart, null);
+    }
+
+    public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
+            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, LoadState load) {
+        this(snapshot, router, upstream, state, leases, events, secrets, pauser, clock, SmartKeys.none(), load);
+    }
+
+    /**
+     * With the smart-key facts (issue 6: cost and spend, route stats, response bindings) and the load
+     * state (S-4 pick times, S-6 bindings, S-7 costs, S-9 halts, C-6 half-open guard).
+     */
+    public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
+            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, SmartKeys smart, LoadState load) {
         this.smart = smart;
+        this.load = load;
         this.snapshot = snapshot;
         this.router = router;
         this.exchange = new Exchange(upstream, clock);
@@ -129,21 +144,38 @@ public final class Forwarder {
                 continue;
             }
             // S-5: a full account is skipped this time, with no failure recorded
-            if (!leases.tryAcquire(account.id(), account.maxInFlight())) {
+            int limit = load == null ? account.maxInFlight() : load.capacityShare(account.maxInFlight()); // S-5
+            if (!leases.tryAcquire(account.id(), limit)) {
                 tried.remove(account.id());
                 trace.rejections.add(new RejectionRecord(account.id(), ReasonCode.CAPACITY_OVERFLOW_TO_NEXT.wire()));
                 continue;
             }
+            // C-6: an account in half-open admits one trial request at a time; the others skip it
+            if (load != null && !load.enterTrial(account, clock.instant())) {
+                leases.release(account.id());
+                tried.remove(account.id());
+                trace.rejections.add(new RejectionRecord(account.id(), ReasonCode.REJECTED_COOLING.wire()));
+                continue;
+            }
             try {
                 trace.modelKey = candidate.modelKey();
+                if (load != null) {
+                    load.picked(account.id(), clock.instant()); // S-4: min pick gap and idle bonus read it
+                }
                 Step step = tryAccount(call, candidate, trace, sink);
                 if (step == Step.DONE) {
                     return;
                 }
                 stopped = step == Step.STOP;
             } finally {
+                if (load != null) {
+                    load.exitTrial(account.id());
+                }
                 leases.release(account.id());
             }
+        }
+        if (load != null) {
+            load.requestFailed(trace.failed, clock.instant()); // S-9: every attempt failed
         }
         answerError(trace, sink, 502, PoolErrorCode.ALL_FAILED.code(), "every route failed after " + trace.attempts.size()
                 + " attempt(s); request " + call.requestId(), Outcome.FAILURE);
@@ -192,6 +224,7 @@ public final class Forwarder {
             smart.stats().record(account.id(), candidate.modelKey(), false, null); // S-3: real traffic only
             state.onFailure(account, candidate.modelKey(), failure, clock.instant());
             events.touchAccount(account.id(), false, clock.instant(), null);
+            loadFailed(call, account, failure, trace);
             if (sideEffectStop) {
                 // P-10: store/background requests are never replayed on a second account once dispatched
                 trace.reasonCode = ReasonCode.RETRY_STOPPED_AFTER_COMMIT.wire();
@@ -220,6 +253,7 @@ public final class Forwarder {
             trace.usage = UsageExtractor.fromJson(result.body(), 0, result.body().length);
             settleSmart(call, candidate, trace, ResponseIds.fromBody(call.family(), result.body()),
                     (int) ((System.nanoTime() - trace.startNanos) / 1_000_000));
+            loadSucceeded(call, candidate, trace, UsageCost.micros(result.body()));
             state.onSuccess(account, candidate.modelKey(), clock.instant());
             events.touchAccount(account.id(), true, clock.instant(), candidate.modelKey());
             answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()), result.body(),
@@ -249,6 +283,7 @@ public final class Forwarder {
             return;
         }
         settleSmart(call, candidate, trace, sniffer.responseId(), trace.ttftMs);
+        loadSucceeded(call, candidate, trace, -1);
         state.onSuccess(account, candidate.modelKey(), clock.instant());
         events.touchAccount(account.id(), true, clock.instant(), candidate.modelKey());
         finish(trace, Outcome.SUCCESS, null);
@@ -268,6 +303,31 @@ public final class Forwarder {
         if (responseId != null) {
             smart.bindResponse(responseId, account.id(), clock.instant());
         }
+    }
+
+    /** S-6 bind/renew, S-7 cost ledger, S-9 clear the group's halt — all in memory unless something changed. */
+    private void loadSucceeded(ClientCall call, Candidate candidate, Trace trace, long costMicros) {
+        if (load == null) {
+            return;
+        }
+        Account account = candidate.account();
+        load.bindings().served(call.key().id(), call.peek().sessionId(), call.peek().model(), account.id(),
+                clock.instant());
+        if (costMicros >= 0 && trace.usage != null) {
+            load.observeCost(account.id(), candidate.modelKey(), costMicros,
+                    trace.usage.inputTokens() + trace.usage.outputTokens(), clock.instant());
+        }
+        load.groupSucceeded(account.groupId(), clock.instant());
+    }
+
+    /** S-6: a bound account that fails is unbound (the request falls through); S-9 collects the failure. */
+    private void loadFailed(ClientCall call, Account account, Failure failure, Trace trace) {
+        if (load == null) {
+            return;
+        }
+        trace.failed.add(new LoadState.Failed(account, failure));
+        load.bindings().unbind(call.key().id(), call.peek().sessionId(), call.peek().model(), account.id(),
+                clock.instant());
     }
 
     /** The decision that put this answer on this account: first pick, a same-account retry, or a switch. */

@@ -98,4 +98,18 @@ public final class PoolSnapshot {
             writes.unlock();
         }
     }
+
+    /** S-9: patches one group (this instance's own halt write or clear). */
+    public void applyGroup(GroupView group) {
+        writes.lock();
+        try {
+            View current = view;
+            Map<Long, GroupView> groups = new HashMap<>(current.groups());
+            groups.put(group.id(), group);
+            view = new View(current.revision(), current.accounts(), current.byId(), current.models(), groups,
+                    current.keysByHash(), current.apiKeys());
+        } finally {
+            writes.unlock();
+        }
+    }
 }

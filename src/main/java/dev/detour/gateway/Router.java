@@ -7,6 +7,7 @@ import dev.detour.core.selection.ModelCatalog;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.PoolErrorCode;
 import dev.detour.core.selection.RandomSource;
+import dev.detour.core.selection.RankingInputs;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.core.selection.SelectionRequest;
 import java.nio.charset.StandardCharsets;
@@ -44,15 +45,25 @@ public final class Router {
     private final SelectionPipeline pipeline;
     private final RandomSource random;
     private final SmartKeys smart;
+    private final LoadState load;
 
     public Router(SelectionPipeline pipeline, RandomSource random) {
-        this(pipeline, random, SmartKeys.none());
+        this(pipeline, random, SmartKeys.none(), null);
     }
 
     public Router(SelectionPipeline pipeline, RandomSource random, SmartKeys smart) {
+        this(pipeline, random, smart, null);
+    }
+
+    public Router(SelectionPipeline pipeline, RandomSource random, LoadState load) {
+        this(pipeline, random, SmartKeys.none(), load);
+    }
+
+    public Router(SelectionPipeline pipeline, RandomSource random, SmartKeys smart, LoadState load) {
         this.pipeline = pipeline;
         this.random = random == null ? THREAD_RANDOM : random;
         this.smart = smart;
+        this.load = load;
     }
 
     public Decision decide(PoolSnapshot.View view, ClientCall call, Instant now) {
@@ -67,10 +78,11 @@ public final class Router {
         if (spend != null) {
             return new Decision(Plan.failed(PoolErrorCode.NO_ELIGIBLE_ROUTE, null, List.of()), spend);
         }
-        SelectionRequest request = smartRequest(call.family(), model, policy, view);
+        SelectionRequest request = withLoadInputs(smartRequest(call.family(), model, policy, view), call, now);
         Long bound = stateBoundAccount(call, now);
         List<Account> pool = bound == null ? view.accounts() : onlyAccount(view.accounts(), bound);
         Plan plan = pipeline.plan(request, pool, view.models(), now, random);
+        unbindIfIneligible(request, plan, call, now);
         if (plan.isSelected()) {
             return new Decision(plan, null);
         }
@@ -78,10 +90,35 @@ public final class Router {
             return new Decision(plan, stateBoundRefusal(call, bound));
         }
         PoolErrorCode error = plan.error();
+        // S-9: Retry-After is the time to the halt's end rounded up (an exact 30 s halt says 30, not 31)
         long retryAfter = plan.retryAfter() == null ? 0
-                : Math.max(1, Duration.between(now, plan.retryAfter()).toSeconds() + 1);
+                : Math.max(1, (Duration.between(now, plan.retryAfter()).toMillis() + 999) / 1000);
         return new Decision(plan, new Refusal(error.httpStatus(), error.code(),
                 message(error, model, plan) + "; 0 attempts; request " + call.requestId(), retryAfter));
+    }
+
+    /**
+     * S-4 / S-6 / S-7 (load distribution): the site's selection settings, the live ranking inputs
+     * (last pick per account, cost ledger) and the account this key + session is bound to.
+     */
+    private SelectionRequest withLoadInputs(SelectionRequest request, ClientCall call, Instant now) {
+        if (load == null) {
+            return request;
+        }
+        Long sticky = load.bindings().lookup(call.key().id(), call.peek().sessionId(), call.peek().model(), now);
+        // the smart-key inputs (prices, route stats) and the load inputs (picks, cost ledger) together
+        RankingInputs live = load.rankingInputs();
+        RankingInputs inputs = request.inputs().withLastPickedAt(live.lastPickedAt()).withCostLedger(live.costLedger());
+        return request.withSettings(load.settings()).withInputs(inputs).withStickyAccount(sticky);
+    }
+
+    /** S-6: a bound account that is not among the planned candidates is unbound; the request falls through. */
+    private void unbindIfIneligible(SelectionRequest request, Plan plan, ClientCall call, Instant now) {
+        Long sticky = request.stickyAccountId();
+        if (load == null || sticky == null || plan.candidates().stream().anyMatch(c -> c.accountId() == sticky)) {
+            return;
+        }
+        load.bindings().unbind(call.key().id(), call.peek().sessionId(), call.peek().model(), sticky, now);
     }
 
     private static String message(PoolErrorCode error, String model, Plan plan) {

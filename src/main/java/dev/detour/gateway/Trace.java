@@ -21,6 +21,8 @@ final class Trace {
     final List<AttemptRecord> attempts = new ArrayList<>(2);
     final List<RejectionRecord> rejections = new ArrayList<>(0);
     final List<Header> extraHeaders = new ArrayList<>(0);
+    /** S-9: the failed accounts of this request, for the group halt decision at its end. */
+    final List<LoadState.Failed> failed = new ArrayList<>(0);
     String modelKey;
     Long accountId;
     Long groupId;

@@ -17,7 +17,7 @@ final class GroupsApi {
         if (request.segments().size() == 1) {
             return switch (request.method()) {
                 case "GET" -> ApiResponse.ok(list());
-                case "POST" -> ApiResponse.created(Documents.group(
+                case "POST" -> ApiResponse.created(withHalt(
                         groups.create(request.actor(), GroupJson.patch(request.body().get()))));
                 default -> throw ApiException.methodNotAllowed();
             };
@@ -27,8 +27,8 @@ final class GroupsApi {
         }
         long id = request.id();
         return switch (request.method()) {
-            case "GET" -> ApiResponse.ok(Documents.group(groups.get(id)));
-            case "PUT" -> ApiResponse.ok(Documents.group(
+            case "GET" -> ApiResponse.ok(withHalt(groups.get(id)));
+            case "PUT" -> ApiResponse.ok(withHalt(
                     groups.update(request.actor(), id, GroupJson.patch(request.body().get()))));
             case "DELETE" -> {
                 groups.delete(request.actor(), id);
@@ -38,10 +38,22 @@ final class GroupsApi {
         };
     }
 
+    /** S-9: the halt as operators need it: time remaining and the reason of the current halt. */
+    private ObjectNode withHalt(dev.detour.adapter.db.GroupRow g) {
+        long remaining = groups.haltedRemainingSeconds(g);
+        ObjectNode o = Documents.group(g).put("halted_remaining_s", remaining);
+        if (remaining > 0) {
+            o.put("halt_reason", g.haltReason());
+        } else {
+            o.putNull("halt_reason");
+        }
+        return o;
+    }
+
     private ObjectNode list() {
         ObjectNode page = Documents.JSON.createObjectNode();
         ArrayNode items = page.putArray("items");
-        groups.list().forEach(g -> items.add(Documents.group(g)));
+        groups.list().forEach(g -> items.add(withHalt(g)));
         return page;
     }
 }

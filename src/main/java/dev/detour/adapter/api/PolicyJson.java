@@ -1,8 +1,8 @@
 package dev.detour.adapter.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.admin.BackoffPolicy;
-import dev.detour.admin.BreakerPolicy;
+import dev.detour.core.account.BackoffPolicy;
+import dev.detour.core.account.BreakerPolicy;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelMapping;

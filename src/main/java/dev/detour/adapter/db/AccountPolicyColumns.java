@@ -2,8 +2,8 @@ package dev.detour.adapter.db;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.admin.BackoffPolicy;
-import dev.detour.admin.BreakerPolicy;
+import dev.detour.core.account.BackoffPolicy;
+import dev.detour.core.account.BreakerPolicy;
 import java.util.ArrayList;
 import java.util.List;
 

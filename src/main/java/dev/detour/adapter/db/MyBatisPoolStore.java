@@ -5,6 +5,7 @@ import dev.detour.admin.AccountRows;
 import dev.detour.admin.KeyPolicies;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.ModelState;
+import dev.detour.core.cooldown.BreakerRules;
 import dev.detour.core.cooldown.CooldownRules;
 import dev.detour.core.cooldown.Escalation;
 import dev.detour.core.cooldown.FailureOutcome;
@@ -51,7 +52,8 @@ public final class MyBatisPoolStore implements PoolStore {
             List<ModelState> rows = state.selectAllModelStates().stream().map(ModelStateRow::toState).toList();
             Map<Long, GroupView> groups = new HashMap<>();
             for (GroupRow g : s.getMapper(GroupMapper.class).selectAll()) {
-                groups.put(g.id(), new GroupView(g.id(), g.ratioPpm(), g.haltedUntil()));
+                groups.put(g.id(), new GroupView(g.id(), g.ratioPpm(), g.haltedUntil(), g.name(),
+                        "on".equals(g.haltPolicy()), g.haltStreak(), g.haltReason())); // S-9
             }
             Map<String, KeyEntry> keys = new HashMap<>();
             for (KeyRow k : s.getMapper(KeyMapper.class).selectAll()) {
@@ -85,7 +87,9 @@ public final class MyBatisPoolStore implements PoolStore {
             Set<String> serviceable = Escalation.serviceableKeys(account.mappings(),
                     rows.stream().map(ModelState::modelKey).toList(),
                     state.selectServedModelKeys(accountId, now.minus(SERVED_WINDOW)), modelKey);
-            FailureOutcome outcome = CooldownRules.afterFailure(account, rows, serviceable, failure, now);
+            // C-6: the optional breaker and exponential backoff ride on the same locked transaction
+            FailureOutcome outcome = BreakerRules.afterFailure(account,
+                    CooldownRules.afterFailure(account, rows, serviceable, failure, now), failure, now);
             if (!outcome.changed()) {
                 return new StateChange(account, rows, false);
             }

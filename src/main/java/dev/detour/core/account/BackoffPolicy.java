@@ -1,4 +1,4 @@
-package dev.detour.admin;
+package dev.detour.core.account;
 
 import dev.detour.core.ValidationException;
 

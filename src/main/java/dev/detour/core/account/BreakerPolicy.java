@@ -1,4 +1,4 @@
-package dev.detour.admin;
+package dev.detour.core.account;
 
 import dev.detour.core.ValidationException;
 import java.util.List;
@@ -34,7 +34,7 @@ public record BreakerPolicy(boolean enabled, int threshold, List<Integer> ladder
                 ladderSeconds != null ? ladderSeconds : DEFAULTS.ladderSeconds);
     }
 
-    static ValidationException invalid(String field, String message) {
+    private static ValidationException invalid(String field, String message) {
         return new ValidationException(ERROR_CODE, "breaker." + field, message);
     }
 }

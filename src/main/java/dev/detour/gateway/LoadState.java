@@ -1,0 +1,145 @@
+package dev.detour.gateway;
+
+import dev.detour.core.account.Account;
+import dev.detour.core.cooldown.GroupHaltRules;
+import dev.detour.core.failure.Failure;
+import dev.detour.core.selection.CostEma;
+import dev.detour.core.selection.GroupView;
+import dev.detour.core.selection.ModelStateKey;
+import dev.detour.core.selection.RankingInputs;
+import dev.detour.core.selection.SelectionSettings;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway's load distribution and protection state (S-4, S-6, S-7, S-9, C-6): when each
+ * account was last picked, the cost ledger, the half-open trial guard, session bindings and group
+ * halts. Everything read on the request path is in memory (N-2).
+ */
+public final class LoadState {
+    private static final Logger log = LoggerFactory.getLogger(LoadState.class);
+
+    /** One failed account of a request, for the S-9 decision at its end. */
+    public record Failed(Account account, Failure failure) {
+    }
+
+    private final PoolSnapshot snapshot;
+    private final LoadStore store;
+    private final SessionBindings bindings;
+    private final Map<Long, Instant> lastPickedAt = new ConcurrentHashMap<>();
+    private final Map<ModelStateKey, CostEma> costLedger = new ConcurrentHashMap<>();
+    private final Set<Long> trials = ConcurrentHashMap.newKeySet();
+    private volatile SelectionSettings settings = SelectionSettings.DEFAULTS;
+    private volatile int instances = 1;
+
+    public LoadState(PoolSnapshot snapshot, LoadStore store) {
+        this.snapshot = snapshot;
+        this.store = store;
+        this.bindings = new SessionBindings(store);
+    }
+
+    public SessionBindings bindings() {
+        return bindings;
+    }
+
+    /** S-4 min pick gap and idle bonus; constants until the site settings store is wired. */
+    public SelectionSettings settings() {
+        return settings;
+    }
+
+    public void useSettings(SelectionSettings newSettings) {
+        this.settings = newSettings == null ? SelectionSettings.DEFAULTS : newSettings;
+    }
+
+    /** S-4 / S-7 inputs: immutable copies, so one plan sees one consistent picture. */
+    public RankingInputs rankingInputs() {
+        return RankingInputs.NONE.withLastPickedAt(Map.copyOf(lastPickedAt)).withCostLedger(Map.copyOf(costLedger));
+    }
+
+    /** S-5 with several instances: how many Detour instances share the pool (DETOUR_INSTANCES, default 1). */
+    public void useInstances(int count) {
+        this.instances = Math.max(1, count);
+    }
+
+    /**
+     * S-5: this instance's share of an account's {@code max_in_flight} — ceil(max / instances),
+     * at least 1; 0 stays unlimited. The sum over instances never falls below the configured limit.
+     */
+    public int capacityShare(int maxInFlight) {
+        if (maxInFlight <= 0 || instances == 1) {
+            return maxInFlight;
+        }
+        return Math.max(1, (maxInFlight + instances - 1) / instances);
+    }
+
+    /** S-4: every pick is recorded (the gap and idle bonus read it). */
+    public void picked(long accountId, Instant now) {
+        lastPickedAt.put(accountId, now);
+    }
+
+    /** S-7: an upstream-reported cost for this (account, model key), as micros per 1,000 tokens. */
+    public void observeCost(long accountId, String modelKey, long costMicros, long tokens, Instant now) {
+        if (modelKey == null || tokens <= 0 || costMicros < 0) {
+            return;
+        }
+        ModelStateKey key = new ModelStateKey(accountId, modelKey);
+        costLedger.compute(key, (k, previous) -> CostEma.observe(previous, CostEma.perKTokens(costMicros, tokens), now,
+                settings.costLedgerTtl()));
+    }
+
+    /**
+     * C-6 half-open: an account whose breaker time has run out (still recorded) admits one
+     * request at a time; the others skip it. Returns false when another trial is running.
+     */
+    public boolean enterTrial(Account account, Instant now) {
+        Instant open = account.failure().breakerOpenUntil();
+        if (open == null || open.isAfter(now)) {
+            return true;
+        }
+        return trials.add(account.id());
+    }
+
+    public void exitTrial(long accountId) {
+        trials.remove(accountId);
+    }
+
+    /** S-9: any success in a group clears its halt and streak. */
+    public void groupSucceeded(long groupId, Instant now) {
+        GroupView group = snapshot.view().groups().get(groupId);
+        if (group != null && group.haltTraces()) {
+            write(group, null, 0, null, now);
+        }
+    }
+
+    /** S-9: after a request in which every attempt failed, halt each opted-in group by the rules. */
+    public void requestFailed(List<Failed> failed, Instant now) {
+        Map<Long, List<Failure>> byGroup = new HashMap<>();
+        failed.forEach(f -> byGroup.computeIfAbsent(f.account().groupId(), g -> new ArrayList<>()).add(f.failure()));
+        byGroup.forEach((groupId, failures) -> {
+            GroupView group = snapshot.view().groups().get(groupId);
+            if (group == null || !group.haltPolicyOn()) {
+                return;
+            }
+            GroupHaltRules.Halt halt = GroupHaltRules.afterFailedRequest(failures, group.haltStreak(), now);
+            if (halt != null) {
+                log.info("group {} halted until {} ({})", groupId, halt.until(), halt.reason());
+                write(group, halt.until(), halt.streak(), halt.reason(), now);
+            }
+        });
+    }
+
+    private void write(GroupView group, Instant until, int streak, String reason, Instant now) {
+        try {
+            snapshot.applyGroup(store.writeHalt(group, until, streak, reason, now));
+        } catch (RuntimeException e) {
+            log.error("halt of group {} could not be written: {}", group.id(), e.toString());
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.detour.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** S-7: the cost an upstream reports in usage, as micros; -1 when it reports none. */
+class UsageCostTest {
+    @ParameterizedTest(name = "{0} → {1}")
+    @CsvSource(delimiter = '|', value = {
+            "{\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5,\"cost\":0.00012}}|120",
+            "{\"usage\":{\"cost\":0,\"prompt_tokens\":10}}|0",
+            "{\"usage\":{\"prompt_tokens\":10}}|-1",
+            "{\"cost\":5,\"usage\":{\"prompt_tokens\":10}}|-1",
+            "{\"usage\":{\"cost\":-1}}|-1",
+            "not json|-1",
+    })
+    void readsTheUsageCost(String body, long micros) {
+        assertEquals(micros, UsageCost.micros(body.getBytes(StandardCharsets.UTF_8)));
+    }
+}
