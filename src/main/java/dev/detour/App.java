@@ -15,9 +15,11 @@ import dev.detour.adapter.db.MyBatisPoolStore;
 import dev.detour.adapter.proxy.ClientAddress;
 import dev.detour.adapter.proxy.ProxyServlet;
 import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
+import dev.detour.adapter.web.ConsolePool;
 import dev.detour.adapter.web.ConsoleRoutes;
 import dev.detour.adapter.web.ConsoleSessionAuth;
 import dev.detour.admin.AccountAdmin;
+import dev.detour.admin.AccountBoard;
 import dev.detour.admin.AccountRepository;
 import dev.detour.admin.AccountStateView;
 import dev.detour.admin.AdminTokenBootstrap;
@@ -26,6 +28,8 @@ import dev.detour.admin.ConsoleUsers;
 import dev.detour.admin.GroupAdmin;
 import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.LoginThrottle;
+import dev.detour.admin.ModelAdmin;
+import dev.detour.admin.ModelTestAction;
 import dev.detour.admin.RequestLog;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.Forwarder;
@@ -92,19 +96,25 @@ public final class App implements AutoCloseable {
         this.consoleAuth = ConsoleSessionAuth.standard();
         ConsoleUsers consoleUsers = new ConsoleUsers(database, new PasswordHasher(), clock, LoginThrottle.standard(clock));
         consoleUsers.ensureFirstAdmin(config.adminPassword());
-        routes.putAll(ConsoleRoutes.create(consoleAuth, consoleUsers, new MyBatisAccountsPageSource(database), clock));
-
-        // admin API (SPEC §9): bearer token or a console session (+ CSRF on changes)
-        AdminToken adminToken = AdminTokenBootstrap.establish(config.adminToken(), database, clock);
         AuditLog audit = new AuditLog(database, clock);
         GroupAdmin groupAdmin = new GroupAdmin(database, audit, clock);
         AccountAdmin accountAdmin = new AccountAdmin(database, accounts, secrets.box(), audit, clock);
+        KeyAdmin keyAdmin = new KeyAdmin(database, audit, clock);
+        ModelAdmin modelAdmin = new ModelAdmin(database, audit, clock);
+        ModelTestAction modelTest = null; // R-4: the recovery work wires the model test here
+        ConsolePool pool = new ConsolePool(accountAdmin, groupAdmin, keyAdmin, modelAdmin,
+                new AccountBoard(accountAdmin, groupAdmin, modelAdmin, leases::inFlight, clock), modelTest,
+                snapshot::reload);
+        routes.putAll(ConsoleRoutes.create(consoleAuth, consoleUsers, new MyBatisAccountsPageSource(database), clock, pool));
+
+        // admin API (SPEC §9): bearer token or a console session (+ CSRF on changes)
+        AdminToken adminToken = AdminTokenBootstrap.establish(config.adminToken(), database, clock);
         List<AdminAuthenticator> adminAuth = List.of(new BearerTokenAuthenticator(adminToken),
                 request -> consoleAuth.signedInUser(request).filter(user ->
                         !ConsoleSessionAuth.isStateChanging(request) || consoleAuth.csrfValid(request)));
         routes.put("/admin/api/*", new AdminApiServlet(AdminAuthenticator.anyOf(adminAuth), groupAdmin,
-                accountAdmin, new AccountStateView(clock, poolStore::modelRows, leases::inFlight), audit, new KeyAdmin(database, audit, clock),
-                new RequestLog(database), snapshot::reload));
+                accountAdmin, new AccountStateView(clock, poolStore::modelRows, leases::inFlight), audit, keyAdmin,
+                new RequestLog(database), snapshot::reload, modelAdmin));
         this.server = JettyServer.newServer(config.bind(), config.port(), routes);
     }
 
