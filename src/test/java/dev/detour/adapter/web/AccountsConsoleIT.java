@@ -63,7 +63,7 @@ class AccountsConsoleIT {
         assertEquals("(gpt-x)", text(line, ".aliases"));
         assertEquals("冷却中", text(line, ".reason"));
         assertEquals("剩余 30 秒", text(line, ".remaining"));
-        assertTrue(text(line, ".message").contains("rate limited, slow down"), line.asNormalizedText());
+        assertTrue(text(line, ".message").contains("429"), line.asNormalizedText());
     }
 
     @Test
