@@ -1,5 +1,8 @@
 package dev.detour;
 
+import dev.detour.recovery.ConsoleModelTest;
+import java.util.regex.Pattern;
+import dev.detour.adapter.web.PathSplitServlet;
 import dev.detour.adapter.api.AdminApiServlet;
 import dev.detour.adapter.api.AdminAuthenticator;
 import dev.detour.adapter.api.BearerTokenAuthenticator;
@@ -24,11 +27,13 @@ import dev.detour.adapter.proxy.ClientAddress;
 import dev.detour.adapter.proxy.ProxyServlet;
 import dev.detour.adapter.proxy.TrustedProxies;
 import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
+import dev.detour.adapter.web.ConsolePool;
 import dev.detour.adapter.web.ConsoleRoutes;
 import dev.detour.adapter.web.ConsoleSessionAuth;
 import dev.detour.adapter.web.OperatingPages;
 import dev.detour.adapter.web.SmartRoutes;
 import dev.detour.admin.AccountAdmin;
+import dev.detour.admin.AccountBoard;
 import dev.detour.admin.AccountRepository;
 import dev.detour.admin.AccountStateView;
 import dev.detour.admin.AdminTokenBootstrap;
@@ -41,6 +46,8 @@ import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.LoginThrottle;
 import dev.detour.admin.PriceAdmin;
 import dev.detour.admin.RecoveryAdmin;
+import dev.detour.admin.ModelAdmin;
+import dev.detour.admin.ModelTestAction;
 import dev.detour.admin.RequestLog;
 import dev.detour.admin.Retention;
 import dev.detour.admin.RetentionScheduler;
@@ -158,15 +165,15 @@ public final class App implements AutoCloseable {
         this.retention = new Retention(database, () -> settings.current().retentionDays(), Retention.DEFAULT_BATCH);
         this.housekeeping = new RetentionScheduler(retention, settings, clock, java.time.Duration.ofMinutes(5));
         RequestLog requestLog = new RequestLog(database);
-        routes.putAll(ConsoleRoutes.create(consoleAuth, consoleUsers, new MyBatisAccountsPageSource(database), clock,
-                new OperatingPages(requestLog, audit, settings, new Dashboard(database, snapshot), snapshot)));
+        GroupAdmin groupAdmin = new GroupAdmin(database, audit, clock);
+        AccountAdmin accountAdmin = new AccountAdmin(database, accounts, secrets.box(), audit, clock);
+        KeyAdmin keyAdmin = new KeyAdmin(database, audit, clock);
+        ModelAdmin modelAdmin = new ModelAdmin(database, audit, clock);
 
         // admin API (SPEC §9): bearer token or a console session (+ CSRF on changes)
         AdminToken adminToken = AdminTokenBootstrap.establish(config.adminToken(), database, clock);
         routes.put("/metrics", new MetricsServlet(metrics, clock, MetricsServlet.isLoopback(config.bind()),
                 new BearerTokenAuthenticator(adminToken)));
-        GroupAdmin groupAdmin = new GroupAdmin(database, audit, clock);
-        AccountAdmin accountAdmin = new AccountAdmin(database, accounts, secrets.box(), audit, clock);
         // R-3…R-6 recovery: lease-held scheduler, budgeted probes on their own threads, one-click ops
         MyBatisRecoveryStore recoveryStore = new MyBatisRecoveryStore(database);
         ModelTester modelTester = new ModelTester(upstream, snapshot, poolStore, recoveryStore, countedEvents, clock);
@@ -179,18 +186,29 @@ public final class App implements AutoCloseable {
         RecoveryAdmin recoveryAdmin = new RecoveryAdmin(database, audit, snapshot, modelTester, recoveryStore, recovery,
                 accountId -> false, clock);
         routes.putAll(ConsoleRoutes.recovery(consoleAuth, recoveryAdmin));
+        ModelTestAction modelTest = new ConsoleModelTest(recoveryAdmin); // R-4 behind the console's test button
+        ConsolePool pool = new ConsolePool(accountAdmin, groupAdmin, keyAdmin, modelAdmin,
+                new AccountBoard(accountAdmin, groupAdmin, modelAdmin, leases::inFlight, clock), modelTest,
+                snapshot::reload);
+        Map<String, HttpServlet> console = ConsoleRoutes.create(consoleAuth, consoleUsers,
+                new MyBatisAccountsPageSource(database), clock, pool,
+                new OperatingPages(requestLog, audit, settings, new Dashboard(database, snapshot), snapshot));
+        routes.putAll(console);
         List<AdminAuthenticator> adminAuth = List.of(new BearerTokenAuthenticator(adminToken),
                 request -> consoleAuth.signedInUser(request).filter(user ->
                         !ConsoleSessionAuth.isStateChanging(request) || consoleAuth.csrfValid(request)));
-        KeyAdmin keyAdmin = new KeyAdmin(database, audit, clock);
         PriceAdmin priceAdmin = new PriceAdmin(database, audit, clock);
         BlockAdmin blockAdmin = new BlockAdmin(database, audit, clock);
         routes.put("/admin/api/*", new AdminApiServlet(AdminAuthenticator.anyOf(adminAuth), groupAdmin,
                 accountAdmin, new AccountStateView(clock, poolStore::modelRows, leases::inFlight), audit, keyAdmin,
-                requestLog, snapshot::reload).withSmartKeys(priceAdmin, blockAdmin).withRecovery(recoveryAdmin)
+                requestLog, snapshot::reload, modelAdmin).withSmartKeys(priceAdmin, blockAdmin).withRecovery(recoveryAdmin)
                 .withSettings(settings));
-        routes.putAll(SmartRoutes.create(new SmartRoutes.Deps(consoleAuth, forwarder, router, snapshot, smartKeys,
-                leases, keyAdmin, priceAdmin, blockAdmin, requestLog, clock)));
+        Map<String, HttpServlet> smartRoutes = SmartRoutes.create(new SmartRoutes.Deps(consoleAuth, forwarder, router,
+                snapshot, smartKeys, leases, keyAdmin, priceAdmin, blockAdmin, requestLog, clock));
+        // /keys/* is shared: the key list (console) and the per-key policy editor and rotate (smart keys)
+        smartRoutes.put("/keys/*", new PathSplitServlet(Pattern.compile("^/[0-9]+/(policy|rotate)/?$"),
+                smartRoutes.get("/keys/*"), console.get("/keys/*")));
+        routes.putAll(smartRoutes);
         this.server = JettyServer.newServer(config.bind(), config.port(), routes,
                 new ForwardedProtoCustomizer(proxies::forwardedHttps), config.shutdownGrace());
     }

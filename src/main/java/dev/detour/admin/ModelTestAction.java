@@ -1,13 +1,13 @@
 package dev.detour.admin;
 
 /**
- * The console's "test model connectivity" button (R-4): one real minimal request to one account for
- * one model; {@code status} is the upstream HTTP status (0 when none arrived), {@code message} the
- * upstream's failure text, truncated (null on success).
+ * R-4 model connectivity test, as the console's "test model" button calls it. The recovery work
+ * provides the implementation; until then App passes null and the console hides the button.
  */
 public interface ModelTestAction {
-    TestResult test(String actor, long accountId, String model);
-
-    record TestResult(boolean ok, long latencyMs, int status, String message) {
+    /** ok, how long it took, the upstream HTTP status (null without one) and the raw failure or a short note. */
+    record TestResult(boolean ok, long latencyMs, Integer status, String message) {
     }
+
+    TestResult test(String actor, long accountId, String model);
 }

@@ -5,16 +5,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.admin.AccountAdmin;
 import dev.detour.admin.AccountStateView;
 import dev.detour.admin.Documents;
+import dev.detour.admin.ModelAdmin;
 import dev.detour.admin.StoredAccount;
+import java.util.List;
 
 /** {@code /admin/api/accounts} and {@code /admin/api/accounts/{id}}: config + hint + computed state. */
 final class AccountsApi {
     private final AccountAdmin accounts;
     private final AccountStateView states;
+    private final ModelAdmin models;
 
-    AccountsApi(AccountAdmin accounts, AccountStateView states) {
+    AccountsApi(AccountAdmin accounts, AccountStateView states, ModelAdmin models) {
         this.accounts = accounts;
         this.states = states;
+        this.models = models;
     }
 
     ApiResponse handle(ApiRequest request) {
@@ -25,6 +29,9 @@ final class AccountsApi {
                         accounts.create(request.actor(), AccountJson.patch(request.body().get()))));
                 default -> throw ApiException.methodNotAllowed();
             };
+        }
+        if (request.segments().size() > 2 && "models".equals(request.segments().get(2))) {
+            return modelAction(request);
         }
         if (request.segments().size() != 2) {
             throw ApiException.notFound();
@@ -40,6 +47,32 @@ final class AccountsApi {
             }
             default -> throw ApiException.methodNotAllowed();
         };
+    }
+
+    /**
+     * §9 {@code POST /accounts/{id}/models/{model_key}/pause|resume|clear} and
+     * {@code POST /accounts/{id}/models/clear-all}: answers the account with its new state and
+     * {@code changed} (rows touched). The container has already URL-decoded the model key.
+     */
+    private ApiResponse modelAction(ApiRequest request) {
+        List<String> segments = request.segments();
+        long id = request.id();
+        boolean clearAll = segments.size() == 4 && "clear-all".equals(segments.get(3));
+        if (!clearAll && segments.size() != 5) {
+            throw ApiException.notFound();
+        }
+        if (!"POST".equals(request.method())) {
+            throw ApiException.methodNotAllowed();
+        }
+        int changed = clearAll ? models.clearAll(request.actor(), id) : switch (segments.get(4)) {
+            case "pause" -> models.pause(request.actor(), id, segments.get(3));
+            case "resume" -> models.resume(request.actor(), id, segments.get(3));
+            case "clear" -> models.clear(request.actor(), id, segments.get(3));
+            default -> throw ApiException.notFound();
+        };
+        ObjectNode doc = render(accounts.get(id));
+        doc.put("changed", changed);
+        return ApiResponse.ok(doc);
     }
 
     private ObjectNode list() {

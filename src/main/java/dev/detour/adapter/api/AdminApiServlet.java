@@ -10,6 +10,7 @@ import dev.detour.admin.AccountStateView;
 import dev.detour.admin.AuditLog;
 import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.RecoveryAdmin;
+import dev.detour.admin.ModelAdmin;
 import dev.detour.admin.RequestLog;
 import dev.detour.admin.ConflictException;
 import dev.detour.admin.GroupAdmin;
@@ -48,10 +49,10 @@ public final class AdminApiServlet extends HttpServlet {
 
     public AdminApiServlet(AdminAuthenticator authenticator, GroupAdmin groupAdmin, AccountAdmin accountAdmin,
             AccountStateView states, AuditLog auditLog, KeyAdmin keyAdmin, RequestLog requestLog,
-            Runnable afterChange) {
+            Runnable afterChange, ModelAdmin modelAdmin) {
         this.authenticator = authenticator;
         this.groups = new GroupsApi(groupAdmin);
-        this.accounts = new AccountsApi(accountAdmin, states);
+        this.accounts = new AccountsApi(accountAdmin, states, modelAdmin);
         this.audit = new AuditApi(auditLog);
         this.keys = new KeysApi(keyAdmin);
         this.requests = new RequestsApi(requestLog);

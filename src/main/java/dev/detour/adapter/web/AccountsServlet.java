@@ -1,26 +1,44 @@
 package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
-import dev.detour.admin.AccountsPageSource;
+import dev.detour.admin.AccountBoard;
+import dev.detour.admin.AccountCard;
+import dev.detour.admin.BoardFilter;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
-/** U-2 accounts list (shell): the table of {@link AccountsPageSource}; the rows are an htmx fragment. */
+/**
+ * U-2 accounts page: filters, search, the table. htmx polls the same URL every 5 s and gets only
+ * the {@code account-rows} fragment (the tbody), so badges refresh without redrawing the table.
+ */
 public final class AccountsServlet extends HttpServlet {
-    private final AccountsPageSource accounts;
+    private final AccountBoard board;
+    private final boolean canTest;
     private final View view;
 
-    public AccountsServlet(AccountsPageSource accounts, View view) {
-        this.accounts = accounts;
+    public AccountsServlet(AccountBoard board, boolean canTest, View view) {
+        this.board = board;
+        this.canTest = canTest;
         this.view = view;
     }
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        Map<String, Object> model = Map.of("activeNav", "accounts", "accounts", accounts.list());
+        BoardFilter filter = new BoardFilter(request.getParameter("group"), request.getParameter("status"),
+                "on".equals(request.getParameter("problems")), request.getParameter("q"));
+        List<AccountCard> cards = board.cards(filter);
+        Map<String, Object> model = new HashMap<>();
+        model.put("activeNav", "accounts");
+        model.put("accounts", cards);
+        model.put("filter", filter);
+        model.put("groups", board.groups());
+        model.put("canTest", canTest);
+        model.put("pollUrl", View.requestPath(request));
         view.render(request, response, "accounts/list", model, "account-rows");
     }
 }

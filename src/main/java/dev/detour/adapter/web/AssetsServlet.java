@@ -20,7 +20,8 @@ public final class AssetsServlet extends HttpServlet {
     private static final Map<String, String[]> FILES = Map.of(
             "/htmx.min.js", new String[] {"META-INF/resources/webjars/htmx.org/1.9.12/dist/htmx.min.js",
                 "text/javascript;charset=utf-8"},
-            "/console.css", new String[] {"static/console.css", "text/css;charset=utf-8"});
+            "/console.css", new String[] {"static/console.css", "text/css;charset=utf-8"},
+            "/console.js", new String[] {"static/console.js", "text/javascript;charset=utf-8"});
 
     private final Map<String, Asset> assets;
 

@@ -26,14 +26,18 @@ public final class ConsoleRoutes {
     }
 
     public static Map<String, HttpServlet> create(ConsoleSessionAuth auth, ConsoleUsers users,
-            AccountsPageSource accounts, Clock clock) {
-        return create(auth, users, accounts, clock, null);
+            AccountsPageSource accounts, Clock clock, ConsolePool pool) {
+        return create(auth, users, accounts, clock, pool, null);
     }
 
-    /** @param operating the request log / audit / settings screens and the dashboard, or null for the shell only */
+    /**
+     * @param pool      the accounts / groups / keys screens (U-2…U-5)
+     * @param operating the request log / audit / settings screens and the dashboard, or null for the shell only
+     */
     public static Map<String, HttpServlet> create(ConsoleSessionAuth auth, ConsoleUsers users,
-            AccountsPageSource accounts, Clock clock, OperatingPages operating) {
+            AccountsPageSource accounts, Clock clock, ConsolePool pool, OperatingPages operating) {
         Set<String> available = new java.util.HashSet<>(NAV_PATHS);
+        available.addAll(Set.of("/groups", "/keys", "/prices", "/blocks"));
         if (operating != null) {
             available.addAll(OperatingPages.PATHS);
         }
@@ -44,7 +48,11 @@ public final class ConsoleRoutes {
         routes.put("/assets/*", new AssetsServlet());
         routes.put("", new ConsoleGate(new HomeServlet(accounts, clock, view,
                 operating == null ? null : operating.dashboard()), auth, view)); // "" = exactly "/"
-        routes.put("/accounts", new ConsoleGate(new AccountsServlet(accounts, view), auth, view));
+        // U-2…U-5 pool screens ("/x/*" also matches "/x" itself)
+        routes.put("/accounts", new ConsoleGate(new AccountsServlet(pool.board(), pool.modelTest() != null, view), auth, view));
+        routes.put("/accounts/*", new ConsoleGate(new AccountEditServlet(pool, auth, view), auth, view));
+        routes.put("/groups/*", new ConsoleGate(new GroupsServlet(pool, auth, view), auth, view));
+        routes.put("/keys/*", new ConsoleGate(new KeysServlet(pool, auth, view), auth, view));
         if (operating != null) {
             routes.putAll(operating.routes(auth, view));
         }

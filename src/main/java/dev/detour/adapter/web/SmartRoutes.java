@@ -33,7 +33,7 @@ public final class SmartRoutes {
     }
 
     public static Map<String, HttpServlet> create(Deps d) {
-        View view = new View(d.auth(), new ConsoleNav(Set.of("/", "/accounts", "/keys")));
+        View view = new View(d.auth(), new ConsoleNav(Set.of("/", "/accounts", "/groups", "/keys", "/requests", "/recovery", "/audit", "/settings")));
         Explanations explanations = new Explanations(d.smart());
         Map<String, HttpServlet> routes = new LinkedHashMap<>();
         // E-2: more specific than the proxy's /v1/*, so Jetty sends these here
