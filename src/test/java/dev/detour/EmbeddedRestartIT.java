@@ -22,6 +22,9 @@ class EmbeddedRestartIT {
 
     @Test
     void aRestartAgainstTheSameDataDirectoryKeepsAccounts() throws Exception {
+        // a data dir left by an older build may hold other migrations: start this test from scratch
+        deleteTree(DATA.resolve("mariadb/data"));
+        deleteTree(DATA.resolve("master.key"));
         DetourConfig config = DetourConfig.defaults(DATA, 0)
                 .withSecrets(TestApp.MASTER_KEY, TestApp.ADMIN_PASSWORD, TestApp.ADMIN_TOKEN);
         MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
@@ -45,6 +48,17 @@ class EmbeddedRestartIT {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> App.start(DetourConfig.defaults(tmp, 0), MutableClock.at("2026-11-29T10:00:00Z")));
         assertTrue(e.getMessage().startsWith("DETOUR_DATA_DIR"));
+    }
+
+    private static void deleteTree(Path path) throws java.io.IOException {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try (var files = Files.walk(path)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     private static HttpResponse<String> call(App app, String method, String path, String body) throws Exception {

@@ -21,13 +21,19 @@ public record SettingValues(Map<String, Long> values) {
     /** The defaults, with the P-4 timeouts from the environment (DETOUR_*_TIMEOUT_SECONDS). */
     public static SettingValues defaults(Duration connectTimeout, Duration readTimeout) {
         Map<String, Long> map = new LinkedHashMap<>(defaults().values());
-        map.put(SettingField.CONNECT_TIMEOUT.name(), connectTimeout.toSeconds());
-        map.put(SettingField.READ_TIMEOUT.name(), readTimeout.toSeconds());
+        // settings hold whole seconds; round a sub-second value up rather than to 0 (= no timeout at all)
+        map.put(SettingField.CONNECT_TIMEOUT.name(), wholeSecondsAtLeastOne(connectTimeout));
+        map.put(SettingField.READ_TIMEOUT.name(), wholeSecondsAtLeastOne(readTimeout));
         return new SettingValues(map);
     }
 
     public long get(SettingField field) {
         return values.getOrDefault(field.name(), field.defaultValue());
+    }
+
+    private static long wholeSecondsAtLeastOne(Duration d) {
+        long seconds = d.toSeconds() + (d.toNanosPart() > 0 ? 1 : 0);
+        return Math.max(1, seconds);
     }
 
     public Duration connectTimeout() {

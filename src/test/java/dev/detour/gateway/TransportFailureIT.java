@@ -31,7 +31,7 @@ class TransportFailureIT {
 
     @Test
     void aStalledUpstreamTimesOutByTheConfiguredReadGapAndTheRequestSwitches() {
-        gw = Gateway.start(c -> c.withTimeouts(Duration.ofSeconds(5), Duration.ofMillis(300)));
+        gw = Gateway.start(c -> c.withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(1)));
         a = FakeUpstream.start();
         b = FakeUpstream.start();
         long idA = gw.account("a", a, MAPS, A);

@@ -34,10 +34,24 @@ public final class TestDatabase {
     public static synchronized Database database() {
         if (database == null) {
             EmbeddedMariaDb db = server();
+            recreateSchema(db);
             database = Database.connect(db.jdbcUrl(), db.user(), null, 20);
             database.migrate();
         }
         return database;
+    }
+
+    /** Each test JVM starts from an empty schema: a database left by an older build must not fail Flyway. */
+    private static void recreateSchema(EmbeddedMariaDb db) {
+        String url = db.jdbcUrl();
+        String serverUrl = url.substring(0, url.lastIndexOf('/') + 1);
+        try (Connection c = java.sql.DriverManager.getConnection(serverUrl, db.user(), null);
+                Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + EmbeddedMariaDb.DATABASE);
+            s.execute("CREATE DATABASE " + EmbeddedMariaDb.DATABASE);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not recreate the test schema", e);
+        }
     }
 
     /** Deletes every row of every application table (not Flyway's history), keeping the seed rows. */

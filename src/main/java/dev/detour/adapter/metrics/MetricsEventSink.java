@@ -18,6 +18,10 @@ public final class MetricsEventSink implements EventSink {
     public void emit(RequestEvent event) {
         try {
             metrics.record(event);
+            if ("healthcheck_probe".equals(event.reasonCode())) {
+                // O-2: background probes are counted from their own receipts (R-4 test events)
+                metrics.probe(event.outcome() == RequestEvent.Outcome.SUCCESS);
+            }
         } finally {
             next.emit(event);
         }

@@ -85,6 +85,10 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
     /** Applies new P-4 timeouts to the next request, without a restart (settings page). */
     @SuppressWarnings("deprecation") // the per-request connect timeout overrides the pool's connection config
     public void setTimeouts(Duration connectTimeout, Duration readTimeout) {
+        if (connectTimeout.isZero() || connectTimeout.isNegative() || readTimeout.isZero() || readTimeout.isNegative()) {
+            // HttpClient reads 0 as "wait forever": P-4 exists so that a stall always ends
+            throw new IllegalArgumentException("upstream timeouts must be positive");
+        }
         this.requestConfig = RequestConfig.custom()
                 .setConnectTimeout(Timeout.of(connectTimeout))
                 .setResponseTimeout(Timeout.of(readTimeout))
