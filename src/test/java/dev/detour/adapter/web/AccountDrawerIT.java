@@ -163,7 +163,8 @@ class AccountDrawerIT {
         HtmlPage page = web.getPage(gw.base() + "/accounts/" + id + "/edit?tab=failure");
         assertEquals(List.of("up-a", "up-b"), page.querySelectorAll("#model-status tr.model-row").stream()
                 .map(r -> ((DomElement) r).getAttribute("data-model")).toList());
-        assertNull(page.querySelector("button.model-test"), "no model test wired: the button is hidden");
+        // R-4 is wired: every known model, failed or not, offers a connectivity test
+        assertEquals(2, page.querySelectorAll("#model-status button.model-test").size());
 
         page = click(page, "up-b", "button.model-pause");
         assertEquals(List.of("up-a:ok:2:cooling", "up-b:paused:0:-"), PoolRows.models(id));

@@ -82,6 +82,7 @@ class ConsoleScriptsIT {
         DomElement before = page.getElementById("model-status");
 
         HtmlPage after = button(page, "up-b", "button.model-pause").click();
+        web.waitForBackgroundJavaScript(5_000);
         assertSame(page, after, "htmx swapped the section instead of loading a page");
         assertEquals(List.of("up-b:paused:0:-"), PoolRows.models(id));
         assertNotNull(button(page, "up-b", "button.model-resume"), "the section was re-rendered");
@@ -90,6 +91,8 @@ class ConsoleScriptsIT {
 
         button(page, "up-b", "button.model-resume").click();
         assertEquals(List.of(), PoolRows.models(id));
+        // htmx swaps and settles on its own timers: let them run before reading the section
+        web.waitForBackgroundJavaScript(5_000);
         assertEquals("Pause", button(page, "up-b", "button.model-pause").getTextContent().strip());
     }
 
