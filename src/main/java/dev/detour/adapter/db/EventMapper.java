@@ -14,8 +14,6 @@ public interface EventMapper {
 
     List<EventRow> selectPage(EventQuery query);
 
-    long countAll();
-
     /** Retention: deletes at most {@code limit} events created before {@code cutoff}, oldest first. */
     int deleteOlderThan(@Param("cutoff") java.time.Instant cutoff, @Param("limit") int limit);
 }

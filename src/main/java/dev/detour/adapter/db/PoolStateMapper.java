@@ -23,6 +23,4 @@ public interface PoolStateMapper {
     int upsertModelState(ModelStateRow row);
 
     int deleteModelState(@Param("accountId") long accountId, @Param("modelKey") String modelKey);
-
-    int deleteUnpausedModelStates(long accountId);
 }
