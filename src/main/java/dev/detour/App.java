@@ -148,8 +148,12 @@ public final class App implements AutoCloseable {
         // load distribution and protection (S-4, S-6, S-7, S-9, C-6): bindings swept every 5 min
         this.load = new LoadState(snapshot, new MyBatisLoadStore(database));
         load.useInstances(instancesFromEnvironment()); // S-5: each instance enforces its share
-        load.useSettings(settings.current().selection());
-        settings.onChange(v -> load.useSettings(v.selection()));
+        java.util.function.Consumer<SettingValues> loadSettings = v -> {
+            load.useSettings(v.selection());
+            load.bindings().useTtl(v.stickyTtl()); // S-6 / U-5: live, no restart
+        };
+        loadSettings.accept(settings.current());
+        settings.onChange(loadSettings);
         this.sweeper = sessionSweeper(load, clock);
         Router router = new Router(new SelectionPipeline(), null, smartKeys, load);
         Forwarder forwarder = new Forwarder(snapshot, router, upstream, stateRecorder, leases, countedEvents,

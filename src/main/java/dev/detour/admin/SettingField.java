@@ -8,7 +8,8 @@ public record SettingField(String name, long min, long max, long defaultValue) {
     public static final SettingField READ_TIMEOUT = new SettingField("read_timeout_seconds", 1, 3600, 180);
     public static final SettingField PROBE_BUDGET = new SettingField("probe_budget_per_minute", 0, 600, 30);
     public static final SettingField PROBE_CONCURRENCY = new SettingField("probe_concurrency", 1, 64, 4);
-    public static final SettingField STICKY_TTL = new SettingField("sticky_ttl_seconds", 0, 86_400, 3_600);
+    /** S-6: 30 min by default; 0 turns stickiness off. */
+    public static final SettingField STICKY_TTL = new SettingField("sticky_ttl_seconds", 0, 86_400, 1_800);
     public static final SettingField IDLE_BONUS_PER_HOUR = new SettingField("idle_bonus_per_hour_ppm", 0, 10_000_000, 500_000);
     public static final SettingField IDLE_BONUS_MAX = new SettingField("idle_bonus_max_ppm", 0, 100_000_000, 5_000_000);
     public static final SettingField DEFAULT_MAX_RATIO = new SettingField("default_max_ratio_ppm", 0, 100_000_000, 0);

@@ -174,11 +174,23 @@ public final class Forwarder {
                 leases.release(account.id());
             }
         }
+        if (trace.attempts.isEmpty() && skippedForCapacity(trace)) {
+            // S-5: nothing was tried because everything was full: busy, not broken; nothing recorded
+            trace.extraHeaders.add(new Header("retry-after", "1"));
+            answerError(trace, sink, 503, PoolErrorCode.AT_CAPACITY.code(), "every route is at its in-flight limit;"
+                    + " retry shortly; request " + call.requestId(), Outcome.FAILURE);
+            return;
+        }
         if (load != null) {
             load.requestFailed(trace.failed, clock.instant()); // S-9: every attempt failed
         }
         answerError(trace, sink, 502, PoolErrorCode.ALL_FAILED.code(), "every route failed after " + trace.attempts.size()
                 + " attempt(s); request " + call.requestId(), Outcome.FAILURE);
+    }
+
+    private static boolean skippedForCapacity(Trace trace) {
+        String overflow = ReasonCode.CAPACITY_OVERFLOW_TO_NEXT.wire();
+        return trace.rejections.stream().anyMatch(r -> overflow.equals(r.reason()));
     }
 
     private enum Step { DONE, NEXT, STOP }
@@ -283,7 +295,7 @@ public final class Forwarder {
             return;
         }
         settleSmart(call, candidate, trace, sniffer.responseId(), trace.ttftMs);
-        loadSucceeded(call, candidate, trace, -1);
+        loadSucceeded(call, candidate, trace, relayed.costMicros());
         state.onSuccess(account, candidate.modelKey(), clock.instant());
         events.touchAccount(account.id(), true, clock.instant(), candidate.modelKey());
         finish(trace, Outcome.SUCCESS, null);

@@ -11,8 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * S-6 session stickiness: (key, sha256(session id), model) → account, 30 min rolling TTL, stored
- * in MariaDB so every instance honours it. N-2: a cache sits in front; the database is read only
+ * S-6 session stickiness: (key, sha256(session id), model) → account, rolling TTL (30 min unless the
+ * {@code sticky_ttl_seconds} setting says otherwise; 0 = off), stored in MariaDB so every instance
+ * honours it. N-2: a cache sits in front; the database is read only
  * on a cache miss or when the cached entry is older than {@link #RECHECK} (so a binding moved by
  * another instance is seen within a minute), and every write (bind, renew at most once per
  * {@link #RECHECK}, unbind) goes through one background writer, never on the request thread.
@@ -30,6 +31,7 @@ public final class SessionBindings implements AutoCloseable {
     }
 
     private final LoadStore store;
+    private volatile Duration ttl = TTL;
     private final Map<Key, Cached> cache = new ConcurrentHashMap<>();
     private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "detour-session-bindings");
@@ -41,9 +43,21 @@ public final class SessionBindings implements AutoCloseable {
         this.store = store;
     }
 
+    /**
+     * U-5 live: the rolling TTL for bindings made or renewed from now on; zero turns stickiness off
+     * (no lookup, no write). Bindings already stored keep their expiry until renewed.
+     */
+    public void useTtl(Duration newTtl) {
+        this.ttl = newTtl == null || newTtl.isNegative() ? TTL : newTtl;
+    }
+
+    public Duration ttl() {
+        return ttl;
+    }
+
     /** The account this session is bound to, or null (no session id, none, or expired). */
     public Long lookup(long keyId, String sessionId, String model, Instant now) {
-        if (sessionId == null || sessionId.isEmpty()) {
+        if (sessionId == null || sessionId.isEmpty() || ttl.isZero()) {
             return null;
         }
         Key key = key(keyId, sessionId, model);
@@ -58,18 +72,28 @@ public final class SessionBindings implements AutoCloseable {
 
     /** After a success on {@code accountId}: bind, or renew lazily (at most once per RECHECK). */
     public void served(long keyId, String sessionId, String model, long accountId, Instant now) {
-        if (sessionId == null || sessionId.isEmpty()) {
+        Duration life = ttl;
+        if (sessionId == null || sessionId.isEmpty() || life.isZero()) {
             return;
         }
         Key key = key(keyId, sessionId, model);
         Cached cached = cache.get(key);
         SessionBinding b = cached == null ? null : cached.binding();
-        if (b != null && b.accountId() == accountId && b.expiresAt().isAfter(now.plus(TTL).minus(RECHECK))) {
-            return; // renewed less than a minute ago: nothing to write (N-2)
+        if (b != null && b.accountId() == accountId && renewedLately(b, life, now)) {
+            return; // renewed a moment ago: nothing to write (N-2)
         }
-        SessionBinding next = new SessionBinding(keyId, key.sessionHash(), key.model(), accountId, now.plus(TTL));
+        SessionBinding next = new SessionBinding(keyId, key.sessionHash(), key.model(), accountId, now.plus(life));
         cache.put(key, new Cached(next, cached == null ? now : cached.checkedAt()));
         write(() -> store.upsertBinding(next));
+    }
+
+    /**
+     * Renewed within the last RECHECK (or half the TTL when that is shorter, so a short TTL is still
+     * renewed before it runs out) and not past the current TTL (it may just have been lowered).
+     */
+    private static boolean renewedLately(SessionBinding b, Duration life, Instant now) {
+        Duration gap = RECHECK.compareTo(life.dividedBy(2)) < 0 ? RECHECK : life.dividedBy(2);
+        return b.expiresAt().isAfter(now.plus(life).minus(gap)) && !b.expiresAt().isAfter(now.plus(life));
     }
 
     /** The bound account failed or could not serve: unbind, the request falls through (S-6). */

@@ -11,12 +11,15 @@ import java.io.InputStream;
  * stream completed, was truncated upstream, or the client went away (P-7).
  */
 final class StreamRelay {
-    record Result(boolean truncated, boolean clientGone, Usage usage, long firstWriteNanos, long bytes) {
+    /** @param costMicros S-7: the last cost a frame's usage reported, -1 when none did */
+    record Result(boolean truncated, boolean clientGone, Usage usage, long firstWriteNanos, long bytes,
+            long costMicros) {
     }
 
     private final StreamTerminalScanner scanner = new StreamTerminalScanner();
     private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
     private Usage usage = Usage.NONE;
+    private long costMicros = -1;
 
     Result relay(UpstreamResponse response, byte[] head, ResponseSink sink) {
         long firstWrite = 0;
@@ -37,10 +40,10 @@ final class StreamRelay {
                 bytes += n;
             }
             response.close();
-            return new Result(scanner.truncated(), false, usage, firstWrite, bytes);
+            return new Result(scanner.truncated(), false, usage, firstWrite, bytes, costMicros);
         } catch (ResponseSink.ClientGoneException e) {
             response.abort();
-            return new Result(false, true, usage, firstWrite, bytes);
+            return new Result(false, true, usage, firstWrite, bytes, costMicros);
         }
     }
 
@@ -73,6 +76,8 @@ final class StreamRelay {
             Usage found = UsageExtractor.fromJson(l, 5, l.length - 5);
             if (found != Usage.NONE) {
                 usage = usage.merge(found);
+                long cost = UsageCost.micros(l, 5, l.length - 5); // S-7: streamed usage feeds the EMA too
+                costMicros = cost >= 0 ? cost : costMicros;
             }
         }
     }

@@ -141,4 +141,32 @@ class SessionStickinessIT {
         gw.app.load().bindings().flush();
         assertEquals(bound == idA ? idB : idA, boundAccount());
     }
+
+    @Test
+    void aShorterStickyTtlFromTheSettingsAppliesLiveAndExpiresTheBinding() {
+        gw.admin("PUT", "/settings", "{\"sticky_ttl_seconds\":120}");
+        assertEquals(200, send().statusCode());
+        gw.app.load().bindings().flush();
+        assertEquals(gw.clock.instant().plus(Duration.ofSeconds(120)), bindingExpiry(), "the new TTL, no restart");
+
+        gw.clock.advance(Duration.ofSeconds(100));
+        assertEquals(200, send().statusCode());
+        gw.clock.advance(Duration.ofSeconds(121)); // past the renewed expiry (100 s + 120 s)
+        assertEquals(200, send().statusCode());
+        java.util.List<JsonNode> events = gw.events(3);
+        assertEquals("kept_session_affinity", events.get(1).path("reason_code").asText(), "within the TTL");
+        assertEquals(false, "kept_session_affinity".equals(events.get(2).path("reason_code").asText()),
+                "expired after 120 s without use: " + events.get(2).path("reason_code").asText());
+    }
+
+    @Test
+    void aStickyTtlOfZeroTurnsStickinessOff() {
+        gw.admin("PUT", "/settings", "{\"sticky_ttl_seconds\":0}");
+        assertEquals(200, send().statusCode());
+        gw.clock.advance(Duration.ofSeconds(1));
+        assertEquals(200, send().statusCode());
+        gw.app.load().bindings().flush();
+        assertNull(boundAccount(), "nothing stored");
+        assertEquals(false, "kept_session_affinity".equals(gw.events(2).get(1).path("reason_code").asText()));
+    }
 }

@@ -38,6 +38,7 @@ public final class FakeUpstream implements AutoCloseable {
     private final Set<CountDownLatch> holding = ConcurrentHashMap.newKeySet();
     private final CountDownLatch closing = new CountDownLatch(1);
     private final ConnectionStatistics connections = new ConnectionStatistics();
+    private final ConcurrencyGauge concurrency = new ConcurrencyGauge();
     private volatile Function<RecordedRequest, Reply> handler = FakeUpstream::defaultReply;
 
     private FakeUpstream(int port) {
@@ -101,6 +102,20 @@ public final class FakeUpstream implements AutoCloseable {
     /** TCP connections accepted so far: tells a reused pooled connection from a fresh one. */
     public long connectionsOpened() {
         return connections.getConnectionsTotal();
+    }
+
+    /** Requests being answered right now (arrived, last byte not yet sent). */
+    public int activeRequests() {
+        return concurrency.active();
+    }
+
+    /** The most requests this fake was answering at once since it started or the last reset. */
+    public int mostConcurrentRequests() {
+        return concurrency.highWater();
+    }
+
+    public void resetMostConcurrentRequests() {
+        concurrency.resetHighWater();
     }
 
     public RecordedRequest lastRequest() {
@@ -169,13 +184,18 @@ public final class FakeUpstream implements AutoCloseable {
     private final class ScriptHandler extends Handler.Abstract {
         @Override
         public boolean handle(Request request, Response response, Callback callback) throws Exception {
-            RecordedRequest recorded = record(request);
-            Reply reply = queue.poll();
-            if (reply == null) {
-                reply = handler.apply(recorded);
+            Runnable leave = concurrency.enter(); // counted before recorded: awaitRequests implies counted
+            try {
+                RecordedRequest recorded = record(request);
+                Reply reply = queue.poll();
+                if (reply == null) {
+                    reply = handler.apply(recorded);
+                }
+                new ReplyWriter(request, response, callback, FakeUpstream.this::hold, leave).play(reply);
+                return true;
+            } finally {
+                leave.run();
             }
-            new ReplyWriter(request, response, callback, FakeUpstream.this::hold).play(reply);
-            return true;
         }
     }
 

@@ -23,12 +23,16 @@ final class ReplyWriter {
     private final Callback callback;
     /** Blocks until the hold ends: the reply's own latch or the fake's close, whichever first. */
     private final Function<CountDownLatch, Boolean> hold;
+    /** Runs just before the last byte is written or the connection is cut (the fake's concurrency count). */
+    private final Runnable beforeLast;
 
-    ReplyWriter(Request request, Response response, Callback callback, Function<CountDownLatch, Boolean> hold) {
+    ReplyWriter(Request request, Response response, Callback callback, Function<CountDownLatch, Boolean> hold,
+            Runnable beforeLast) {
         this.request = request;
         this.response = response;
         this.callback = callback;
         this.hold = hold;
+        this.beforeLast = beforeLast;
     }
 
     void play(Reply reply) throws IOException {
@@ -92,6 +96,9 @@ final class ReplyWriter {
     }
 
     private void write(boolean last, ByteBuffer bytes) throws IOException {
+        if (last) {
+            beforeLast.run();
+        }
         try (Blocker.Callback written = Blocker.callback()) {
             response.write(last, bytes, written);
             written.block();
@@ -100,6 +107,7 @@ final class ReplyWriter {
 
     /** Drops the TCP connection mid-exchange: no terminal chunk, no remaining Content-Length bytes. */
     void cut() {
+        beforeLast.run();
         request.getConnectionMetaData().getConnection().getEndPoint().close();
         callback.failed(new EofException("FakeUpstream cut the connection (scripted)"));
     }

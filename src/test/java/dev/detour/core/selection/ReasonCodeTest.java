@@ -34,7 +34,8 @@ class ReasonCodeTest {
     void poolErrorCodesCarryTheirEnvelopeCodeAndStatus() {
         assertEquals(List.of("route_pool.no_accounts:502", "route_pool.model_unmatched:502",
                         "route_pool.model_unavailable:502", "route_pool.no_eligible_route:502",
-                        "route_pool.halted:503", "route_pool.all_failed:502", "key.model_not_allowed:403"),
+                        "route_pool.halted:503", "route_pool.all_failed:502", "route_pool.at_capacity:503",
+                        "key.model_not_allowed:403"),
                 Arrays.stream(PoolErrorCode.values()).map(c -> c.code() + ":" + c.httpStatus()).toList());
     }
 }
