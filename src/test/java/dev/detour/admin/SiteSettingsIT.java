@@ -40,6 +40,8 @@ class SiteSettingsIT {
         "{\"probe_concurrency\":0}                     | validation.settings.probe_concurrency",
         "{\"probe_budget_per_minute\":601}             | validation.settings.probe_budget_per_minute",
         "{\"sticky_ttl_seconds\":\"soon\"}             | validation.settings.sticky_ttl_seconds",
+        "{\"sticky_ttl_seconds\":-1}                  | validation.settings.sticky_ttl_seconds",
+        "{\"sticky_ttl_seconds\":86401}               | validation.settings.sticky_ttl_seconds",
         "{\"retention_days\":0}                        | validation.settings.retention_days",
         "{\"idle_bonus_max_ppm\":1.5}                  | validation.settings.idle_bonus_max_ppm",
         "{\"no_such_setting\":1}                       | validation.settings.unknown",

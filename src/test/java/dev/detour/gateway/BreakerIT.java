@@ -8,7 +8,10 @@ import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Reply;
 import dev.detour.testkit.TestApp;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,6 +93,58 @@ class BreakerIT {
             var after = restarted.snapshot().view().byId().get(idDead).failure();
             assertEquals(2, after.backoffStreak(), "the streak continued after the restart");
             assertEquals(gw.clock.instant().plusSeconds(1200), after.cooldownUntil(), "600 s × 2");
+        }
+    }
+
+    private long breakerAccount() {
+        long idA = gw.account("a", a, MAPS, "{\"priority\":0,\"failure_policy\":{\"retry_count\":0},"
+                + "\"breaker\":{\"enabled\":true,\"threshold\":3}}");
+        gw.account("b", b, MAPS, "{\"priority\":1}");
+        return idA;
+    }
+
+    private void failOnA(int times) {
+        for (int i = 0; i < times; i++) {
+            a.enqueue(Reply.openAiError(500, "upstream broke", "server_error"));
+            assertEquals(200, gw.chat("gpt-5.6-sol").statusCode(), "b serves while a fails");
+            gw.clock.advance(Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
+    void whileTheHalfOpenTrialRunsEveryOtherRequestSkipsTheAccount() throws Exception {
+        long idA = breakerAccount();
+        failOnA(3);
+        gw.clock.advance(Duration.ofMinutes(30));
+        CountDownLatch release = new CountDownLatch(1);
+        a.enqueue(Reply.stallBeforeHeaders().releasedBy(release));
+        CompletableFuture<HttpResponse<String>> trial = CompletableFuture.supplyAsync(() -> gw.chat("gpt-5.6-sol"));
+        a.awaitRequests(4); // the trial is at a, held
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> other = gw.chat("gpt-5.6-sol");
+            assertEquals(200, other.statusCode());
+            gw.events(4 + i);
+            JsonNode event = gw.event(other.headers().firstValue("x-detour-request-id").orElseThrow());
+            assertEquals(true, event.path("rejections").toString().contains("rejected_cooling"), event.toString());
+        }
+        assertEquals(4, a.requestCount(), "one trial at a time");
+        release.countDown();
+        assertEquals(200, trial.join().statusCode());
+        assertEquals(0, gw.accountState(idA).path("breaker_step").asInt(), "the trial's success reset the ladder");
+    }
+
+    @Test
+    void theBreakerStreakSurvivesARestart() {
+        long idA = breakerAccount();
+        failOnA(2);
+        assertEquals(2, gw.accountState(idA).path("breaker_failure_streak").asInt());
+        gw.app.close(); // restart: the streak is read back from MariaDB
+        try (App restarted = TestApp.start(gw.clock)) {
+            a.enqueue(Reply.openAiError(500, "upstream broke", "server_error"));
+            assertEquals(200, Forwarding.chat(restarted, gw.key(), "gpt-5.6-sol").statusCode());
+            var failure = restarted.snapshot().view().byId().get(idA).failure();
+            assertEquals(1, failure.breakerStep(), "the third failure, across the restart, opened the breaker");
+            assertEquals(gw.clock.instant().plus(Duration.ofMinutes(30)), failure.breakerOpenUntil());
         }
     }
 }

@@ -101,6 +101,24 @@ class TierPickTest {
     }
 
     @Test
+    void tenThousandSeededPicksWithKnownQuotasIdleTimesAndSuccessMatchTheFormulasSharesWithinTwoPoints() {
+        List<Account> tier = List.of(
+                account(1).quota(100L).counts(9, 1).lastUsedAt(NOW.minus(Duration.ofHours(2))).build(),
+                account(2).quota(50L).build(),
+                account(3).quota(25L).counts(1, 1).lastUsedAt(NOW.minus(Duration.ofHours(4))).build(),
+                account(4).quota(10L).counts(0, 4).lastUsedAt(NOW.minus(Duration.ofMinutes(30))).build());
+        // quota/100 × 10 + min(hours idle × 0.5, 5) (never used = 5) + ok/(ok+errors) × 3 (no data = 1.5)
+        Map<Long, Double> formula = Map.of(1L, 10 + 1.0 + 2.7, 2L, 5 + 5.0 + 4.5, 3L, 2.5 + 2.0 + 1.5,
+                4L, 1 + 0.25 + 0.0);
+        double total = formula.values().stream().mapToDouble(Double::doubleValue).sum();
+        Map<Long, Integer> firsts = countFirsts(tier, 10_000);
+
+        // tolerance: 2 percentage points, over 4 standard deviations of a 10,000-draw share
+        formula.forEach((id, weight) -> assertEquals(weight / total, firsts.getOrDefault(id, 0) / 10_000.0, 0.02,
+                "account " + id));
+    }
+
+    @Test
     void onlyTheFiveHeaviestAreDrawnAndTheRestFollowByWeight() {
         List<Account> tier = new ArrayList<>();
         for (long id = 1; id <= 7; id++) {
