@@ -7,17 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.testkit.Bodies;
 import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
+import dev.detour.testkit.RawHttpClient;
 import dev.detour.testkit.Reply;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -95,7 +90,7 @@ class LeasesIT {
         List<CompletableFuture<HttpResponse<String>>> calls = fire(CLIENTS);
         Gateway.await(() -> done(calls) == CLIENTS - 9, "191 answered while 9 are held");
         for (int i = 0; i < 3; i++) {
-            assertEquals(3, upstreams.get(i).mostConcurrentRequests(), "overflow spread the load: upstream " + i);
+            assertEquals(3, upstreams.get(i).concurrency().highWater(), "overflow spread the load: upstream " + i);
             assertEquals(3, upstreams.get(i).requestCount());
             assertEquals(3, inFlight(ids.get(i)), "the admin API shows the held leases");
         }
@@ -111,7 +106,7 @@ class LeasesIT {
         calls.forEach(c -> assertTrue(c.join().statusCode() == 200 || c.join().statusCode() == 503));
         assertEquals(9, calls.stream().filter(c -> c.join().statusCode() == 200).count());
         for (int i = 0; i < 3; i++) {
-            assertEquals(3, upstreams.get(i).mostConcurrentRequests(), "never more than 3 at once");
+            assertEquals(3, upstreams.get(i).concurrency().highWater(), "never more than 3 at once");
             assertEquals(0, inFlight(ids.get(i)));
             JsonNode state = gw.accountState(ids.get(i));
             assertEquals(0, state.path("transient_failure_count").asInt(), "capacity is not health");
@@ -133,8 +128,8 @@ class LeasesIT {
         calls.forEach(c -> assertTrue(List.of(200, 503).contains(c.join().statusCode()), c.join().body()));
         assertTrue(calls.stream().anyMatch(c -> c.join().statusCode() == 200));
         for (int i = 0; i < 3; i++) {
-            assertTrue(upstreams.get(i).mostConcurrentRequests() <= 3,
-                    "upstream " + i + " saw " + upstreams.get(i).mostConcurrentRequests() + " at once");
+            assertTrue(upstreams.get(i).concurrency().highWater() <= 3,
+                    "upstream " + i + " saw " + upstreams.get(i).concurrency().highWater() + " at once");
             assertEquals(0, inFlight(ids.get(i)));
         }
     }
@@ -143,22 +138,22 @@ class LeasesIT {
     void clientsThatGoAwayMidRequestLeakNoLeaseAndTheFullCapacityComesBack() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         holdEverythingUntil(gate);
-        List<RawClient> clients = new ArrayList<>();
+        List<RawHttpClient> clients = new ArrayList<>();
         for (int i = 0; i < 9; i++) {
-            clients.add(RawClient.send(gw, i % 2 == 0 ? STREAMED : BUFFERED));
+            clients.add(RawHttpClient.post(gw.app.port(), gw.key(), i % 2 == 0 ? STREAMED : BUFFERED));
         }
         upstreams.forEach(u -> awaitQuietly(u, 3));
-        for (RawClient c : clients) {
+        for (RawHttpClient c : clients) {
             c.awaitFirstFrameIfStreaming();
         }
         // a share of each kind goes away while the upstream still holds the answer
-        List<RawClient> cancelled = List.of(clients.get(0), clients.get(2), clients.get(4), clients.get(1),
+        List<RawHttpClient> cancelled = List.of(clients.get(0), clients.get(2), clients.get(4), clients.get(1),
                 clients.get(3));
-        for (RawClient c : cancelled) {
+        for (RawHttpClient c : cancelled) {
             c.close();
         }
         gate.countDown();
-        for (RawClient c : clients) {
+        for (RawHttpClient c : clients) {
             if (!cancelled.contains(c)) {
                 assertTrue(c.readToEnd().startsWith("HTTP/1.1 200"), "the clients that stayed get their answer");
             }
@@ -172,12 +167,12 @@ class LeasesIT {
         // no lease leaked: the whole capacity (3 × 3) is there again
         CountDownLatch second = new CountDownLatch(1);
         holdEverythingUntil(second);
-        upstreams.forEach(FakeUpstream::resetMostConcurrentRequests);
+        upstreams.forEach(u -> u.concurrency().resetHighWater());
         List<CompletableFuture<HttpResponse<String>>> later = fire(9);
         upstreams.forEach(u -> awaitQuietly(u, 6));
         second.countDown();
         later.forEach(c -> assertEquals(200, c.join().statusCode(), c.join().body()));
-        upstreams.forEach(u -> assertEquals(3, u.mostConcurrentRequests()));
+        upstreams.forEach(u -> assertEquals(3, u.concurrency().highWater()));
     }
 
     private static void awaitQuietly(FakeUpstream upstream, int requests) {
@@ -186,64 +181,6 @@ class LeasesIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
-        }
-    }
-
-    /** A client on a plain socket, so "going away" is exactly a closed connection. */
-    private static final class RawClient implements AutoCloseable {
-        private final Socket socket;
-        private final BufferedReader in;
-        private final boolean streaming;
-        private final StringBuilder seen = new StringBuilder();
-
-        private RawClient(Socket socket, boolean streaming) throws IOException {
-            this.socket = socket;
-            this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-            this.streaming = streaming;
-        }
-
-        static RawClient send(Gateway gw, String body) throws IOException {
-            Socket socket = new Socket("127.0.0.1", gw.app.port());
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + gw.key()
-                    + "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " + bytes.length
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.write(bytes);
-            out.flush();
-            return new RawClient(socket, body.contains("\"stream\":true"));
-        }
-
-        /** A stream's first frame has reached the client: the answer is committed and relaying. */
-        void awaitFirstFrameIfStreaming() throws IOException {
-            if (!streaming) {
-                return;
-            }
-            String line;
-            while ((line = readLine()) != null && !line.startsWith("data: ")) {
-                // headers and chunk sizes
-            }
-        }
-
-        /** Everything this client received, from the status line on. */
-        String readToEnd() throws IOException {
-            while (readLine() != null) {
-                // keep reading until the server closes
-            }
-            return seen.toString();
-        }
-
-        private String readLine() throws IOException {
-            String line = in.readLine();
-            if (line != null) {
-                seen.append(line).append('\n');
-            }
-            return line;
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
         }
     }
 }

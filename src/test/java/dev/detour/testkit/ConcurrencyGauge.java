@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * byte starts on the wire (or its connection is cut), so a client that has the whole answer can
  * never see the request still counted.
  */
-final class ConcurrencyGauge {
+public final class ConcurrencyGauge {
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger highWater = new AtomicInteger();
 
@@ -24,15 +24,17 @@ final class ConcurrencyGauge {
         };
     }
 
-    int active() {
+    /** Requests being answered right now (arrived, last byte not yet sent). */
+    public int active() {
         return active.get();
     }
 
-    int highWater() {
+    /** The most requests answered at once since the start or the last reset. */
+    public int highWater() {
         return highWater.get();
     }
 
-    void resetHighWater() {
+    public void resetHighWater() {
         highWater.set(active.get());
     }
 }

@@ -104,18 +104,9 @@ public final class FakeUpstream implements AutoCloseable {
         return connections.getConnectionsTotal();
     }
 
-    /** Requests being answered right now (arrived, last byte not yet sent). */
-    public int activeRequests() {
-        return concurrency.active();
-    }
-
-    /** The most requests this fake was answering at once since it started or the last reset. */
-    public int mostConcurrentRequests() {
-        return concurrency.highWater();
-    }
-
-    public void resetMostConcurrentRequests() {
-        concurrency.resetHighWater();
+    /** Requests it is answering right now and the most at once (S-5 tests: the upstream counts). */
+    public ConcurrencyGauge concurrency() {
+        return concurrency;
     }
 
     public RecordedRequest lastRequest() {

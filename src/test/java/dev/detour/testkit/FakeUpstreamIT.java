@@ -65,6 +65,26 @@ class FakeUpstreamIT {
     }
 
     @Test
+    void itCountsTheRequestsItAnswersAtOnceAndTheMostItEverDid() throws Exception {
+        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        upstream.handler(request -> Reply.stallBeforeHeaders().releasedBy(gate));
+        var first = http.sendAsync(HttpRequest.newBuilder(URI.create(upstream.url() + "/a"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        var second = http.sendAsync(HttpRequest.newBuilder(URI.create(upstream.url() + "/b"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        upstream.awaitRequests(2);
+        assertEquals(2, upstream.concurrency().active());
+        gate.countDown();
+        assertEquals(200, first.join().statusCode());
+        assertEquals(200, second.join().statusCode());
+
+        assertEquals(0, upstream.concurrency().active(), "counted out before the last byte went out");
+        assertEquals(2, upstream.concurrency().highWater());
+        upstream.concurrency().resetHighWater();
+        assertEquals(0, upstream.concurrency().highWater());
+    }
+
+    @Test
     void sseReplySendsEachFrameThenDoneUnlessOmitted() throws Exception {
         upstream.enqueue(Reply.sse(List.of("{\"n\":1}", "{\"n\":2}")), Reply.sse(List.of("x")).withoutDone());
 
