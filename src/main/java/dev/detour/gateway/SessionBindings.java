@@ -13,10 +13,10 @@ import org.slf4j.LoggerFactory;
 /**
  * S-6 session stickiness: (key, sha256(session id), model) → account, rolling TTL (30 min unless the
  * {@code sticky_ttl_seconds} setting says otherwise; 0 = off), stored in MariaDB so every instance
- * honours it. N-2: a cache sits in front; the database is read only
- * on a cache miss or when the cached entry is older than {@link #RECHECK} (so a binding moved by
- * another instance is seen within a minute), and every write (bind, renew at most once per
- * {@link #RECHECK}, unbind) goes through one background writer, never on the request thread.
+ * honours it. N-2: a cache sits in front; the database is read only on a cache miss or when the
+ * cached entry is older than {@link #RECHECK} (so a binding moved by another instance is seen
+ * within a minute), and every write (bind, renew at most once per {@link #RECHECK}, unbind) goes
+ * through one background writer, never on the request thread.
  */
 public final class SessionBindings implements AutoCloseable {
     public static final Duration TTL = Duration.ofMinutes(30);
@@ -49,10 +49,6 @@ public final class SessionBindings implements AutoCloseable {
      */
     public void useTtl(Duration newTtl) {
         this.ttl = newTtl == null || newTtl.isNegative() ? TTL : newTtl;
-    }
-
-    public Duration ttl() {
-        return ttl;
     }
 
     /** The account this session is bound to, or null (no session id, none, or expired). */

@@ -16,8 +16,17 @@ class UsageCostTest {
             "{\"cost\":5,\"usage\":{\"prompt_tokens\":10}}|-1",
             "{\"usage\":{\"cost\":-1}}|-1",
             "not json|-1",
+            "{\"usage\":{\"prompt_tokens\":10,\"prompt_tokens_details\":{\"cached_tokens\":2},\"cost\":0.5}}|500000",
+            "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":9,\"cost\":1.2e-4}}|120",
     })
     void readsTheUsageCost(String body, long micros) {
         assertEquals(micros, UsageCost.micros(body.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @org.junit.jupiter.api.Test
+    void readsOnlyTheGivenSliceOfAFrame() {
+        byte[] line = "data: {\"usage\":{\"cost\":0.001}}".getBytes(StandardCharsets.UTF_8);
+        assertEquals(1000, UsageCost.micros(line, 5, line.length - 5));
+        assertEquals(-1, UsageCost.micros(line, 0, 5));
     }
 }
