@@ -53,7 +53,9 @@ import dev.detour.admin.Retention;
 import dev.detour.admin.RetentionScheduler;
 import dev.detour.admin.SettingValues;
 import dev.detour.admin.SiteSettings;
+import dev.detour.config.ConfigException;
 import dev.detour.config.DetourConfig;
+import dev.detour.demo.DemoMode;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.Leases;
@@ -112,6 +114,7 @@ public final class App implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private final LoadState load;
     private final java.util.concurrent.ScheduledExecutorService sweeper;
+    private final Optional<DemoMode> demo;
 
     private App(DetourConfig config, Optional<EmbeddedMariaDb> embedded, Database database, Clock clock) {
         this.config = config;
@@ -209,6 +212,9 @@ public final class App implements AutoCloseable {
         smartRoutes.put("/keys/*", new PathSplitServlet(Pattern.compile("^/[0-9]+/(policy|rotate)/?$"),
                 smartRoutes.get("/keys/*"), console.get("/keys/*")));
         routes.putAll(smartRoutes);
+        // issue 4 item 5: DETOUR_DEMO seeds a sample pool through the same admin use cases
+        this.demo = config.demo() ? Optional.of(new DemoMode(groupAdmin, accountAdmin, keyAdmin, snapshot::reload))
+                : Optional.empty();
         this.server = JettyServer.newServer(config.bind(), config.port(), routes,
                 new ForwardedProtoCustomizer(proxies::forwardedHttps), config.shutdownGrace());
     }
@@ -258,16 +264,26 @@ public final class App implements AutoCloseable {
             password = config.dbPassword().orElse(null);
         }
         Database database = Database.connect(url, user, password, 20);
+        App app = null;
         try {
             database.migrate();
-            App app = new App(config, embedded, database, clock);
+            app = new App(config, embedded, database, clock);
             app.server.start();
             app.recovery.start(clock); // R-3: ticks on a daemon thread; only the lease holder acts
             log.info("Detour listening on http://{}:{}", config.bind(), app.port());
+            int port = app.port();
+            app.demo.ifPresent(d -> d.start(config.bind(), port));
             return app;
         } catch (Exception e) {
-            database.close();
-            embedded.ifPresent(EmbeddedMariaDb::close);
+            if (app != null) {
+                app.close();
+            } else {
+                database.close();
+                embedded.ifPresent(EmbeddedMariaDb::close);
+            }
+            if (e instanceof ConfigException refused) {
+                throw refused; // O-1: one line naming the variable (e.g. demo mode on a real pool)
+            }
             throw new IllegalStateException("Detour failed to start: " + e.getMessage(), e);
         }
     }
@@ -334,13 +350,19 @@ public final class App implements AutoCloseable {
         return config;
     }
 
+    /** Demo mode's parts when {@code DETOUR_DEMO} is on (tests drive its trickle by hand). */
+    public Optional<DemoMode> demo() {
+        return demo;
+    }
+
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         // O-5: stop accepting and drain in-flight requests (bounded), then the background work,
-        // then flush the event queue, then the database
+        // then flush the event queue, then the database; the demo's own traffic stops first
+        demo.ifPresent(DemoMode::close);
         try {
             server.stop();
         } catch (Exception e) {
