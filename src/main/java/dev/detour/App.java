@@ -11,6 +11,7 @@ import dev.detour.adapter.api.StatusServlet;
 import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.crypto.PasswordHasher;
 import dev.detour.adapter.crypto.Secrets;
+import dev.detour.adapter.db.AdminUserMapper;
 import dev.detour.adapter.db.AsyncEventWriter;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.EmbeddedMariaDb;
@@ -55,6 +56,7 @@ import dev.detour.admin.SettingValues;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.ConfigException;
 import dev.detour.config.DetourConfig;
+import dev.detour.demo.DemoCredentials;
 import dev.detour.demo.DemoMode;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.Forwarder;
@@ -164,7 +166,10 @@ public final class App implements AutoCloseable {
         // U-1 console: first-run admin, session + CSRF (consoleAuth is shared with the admin API)
         this.consoleAuth = ConsoleSessionAuth.standard();
         ConsoleUsers consoleUsers = new ConsoleUsers(database, new PasswordHasher(), clock, LoginThrottle.standard(clock));
-        consoleUsers.ensureFirstAdmin(config.adminPassword());
+        // demo mode keeps its first-run password so every demo start can print it (DemoCredentials)
+        Optional<DemoCredentials> demoLogin = config.demo() ? Optional.of(DemoCredentials.resolve(config,
+                () -> database.read(s -> s.getMapper(AdminUserMapper.class).countAll()) > 0)) : Optional.empty();
+        consoleUsers.ensureFirstAdmin(demoLogin.isPresent() ? demoLogin.get().firstAdminPassword() : config.adminPassword());
         this.retention = new Retention(database, () -> settings.current().retentionDays(), Retention.DEFAULT_BATCH);
         this.housekeeping = new RetentionScheduler(retention, settings, clock, java.time.Duration.ofMinutes(5));
         RequestLog requestLog = new RequestLog(database);
@@ -213,8 +218,7 @@ public final class App implements AutoCloseable {
                 smartRoutes.get("/keys/*"), console.get("/keys/*")));
         routes.putAll(smartRoutes);
         // issue 4 item 5: DETOUR_DEMO seeds a sample pool through the same admin use cases
-        this.demo = config.demo() ? Optional.of(new DemoMode(groupAdmin, accountAdmin, keyAdmin, snapshot::reload))
-                : Optional.empty();
+        this.demo = demoLogin.map(login -> new DemoMode(groupAdmin, accountAdmin, keyAdmin, snapshot::reload, login));
         this.server = JettyServer.newServer(config.bind(), config.port(), routes,
                 new ForwardedProtoCustomizer(proxies::forwardedHttps), config.shutdownGrace());
     }

@@ -18,13 +18,16 @@ public final class DemoMode implements AutoCloseable {
 
     private final DemoSeed seed;
     private final Runnable reloadPool;
+    private final String passwordBanner;
     private DemoUpstream upstream;
     private DemoTrickle trickle;
 
     /** {@code reloadPool} makes the gateway see the seeded accounts at once. */
-    public DemoMode(GroupAdmin groups, AccountAdmin accounts, KeyAdmin keys, Runnable reloadPool) {
+    public DemoMode(GroupAdmin groups, AccountAdmin accounts, KeyAdmin keys, Runnable reloadPool,
+            DemoCredentials credentials) {
         this.seed = new DemoSeed(groups, accounts, keys);
         this.reloadPool = reloadPool;
+        this.passwordBanner = credentials.banner();
     }
 
     /** Starts the relays, seeds (or re-points) the sample pool, starts the trickle and says where to look. */
@@ -35,13 +38,24 @@ public final class DemoMode implements AutoCloseable {
         String origin = "http://" + loopbackHost(bind) + ":" + port;
         trickle = new DemoTrickle(origin, outcome.key());
         trickle.start(TRICKLE_PERIOD);
-        log.info("DEMO MODE: {} sample accounts on a built-in fake upstream ({} created, {} re-pointed), one request "
-                + "every {} s; console {}/ (user admin, password from the first start's log or DETOUR_ADMIN_PASSWORD)",
-                DemoPool.ACCOUNTS.size(), outcome.accountsCreated(), outcome.accountsMoved(),
-                TRICKLE_PERIOD.toSeconds(), origin);
-        String curl = "curl " + origin + "/v1/chat/completions -H 'Authorization: Bearer " + outcome.key()
+        log.info("demo mode: {} sample accounts on the demo upstream at port {} ({} created, {} re-pointed)",
+                DemoPool.ACCOUNTS.size(), upstream.port(), outcome.accountsCreated(), outcome.accountsMoved());
+        System.out.println(banner(origin, outcome.key())); // on stdout: `mvnw -q` hides log lines
+    }
+
+    /** Printed once per start: a demo key and a demo password may be shown, nothing of a real pool is. */
+    private String banner(String origin, String key) {
+        String curl = "curl " + origin + "/v1/chat/completions -H 'Authorization: Bearer " + key
                 + "' -H 'Content-Type: application/json' -d '" + TRY_BODY + "'";
-        log.info("DEMO MODE: demo key (a new one at every start) {} - try: {}", outcome.key(), curl);
+        return String.join(System.lineSeparator(),
+                "",
+                "==> Detour DEMO MODE: a sample pool on a built-in fake upstream, no real API is called",
+                "    console   " + origin + "/  (user admin, " + passwordBanner + ")",
+                "    demo key  " + key + "  (a new one at every start)",
+                "    try       " + curl,
+                "    a request goes through the pool every " + TRICKLE_PERIOD.toSeconds()
+                        + " s; within a minute the accounts page shows errors, cooldowns and a reminder",
+                "");
     }
 
     public synchronized DemoUpstream upstream() {

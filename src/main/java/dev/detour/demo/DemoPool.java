@@ -14,7 +14,6 @@ import java.util.List;
  * the two official accounts catch every failover.
  */
 final class DemoPool {
-    static final String NAME_PREFIX = "demo-";
     static final String KEY_NAME = "demo-key";
     static final String ACTOR = "demo";
     static final String PLATFORM = "openai-compatible";

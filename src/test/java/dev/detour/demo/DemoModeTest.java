@@ -18,13 +18,12 @@ class DemoModeTest {
     }
 
     @Test
-    void theSamplePoolHasOneAccountPerBehaviourInItsOwnGroupsWithTheDemoPrefix() {
+    void theSamplePoolHasOneAccountPerBehaviourInItsOwnGroups() {
         assertEquals(Set.of(DemoBehaviour.values()),
                 DemoPool.ACCOUNTS.stream().map(DemoPool.Account::behaviour).collect(Collectors.toSet()));
         Set<String> groups = DemoPool.GROUPS.stream().map(DemoPool.Group::name).collect(Collectors.toSet());
         DemoPool.ACCOUNTS.forEach(a -> {
             assertTrue(groups.contains(a.group()), a.name());
-            assertTrue(a.name().startsWith(DemoPool.NAME_PREFIX), a.name());
             assertTrue(DemoPool.isDemoAccount(a.name()));
         });
     }
