@@ -11,7 +11,6 @@ import dev.detour.adapter.api.StatusServlet;
 import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.crypto.PasswordHasher;
 import dev.detour.adapter.crypto.Secrets;
-import dev.detour.adapter.db.AdminUserMapper;
 import dev.detour.adapter.db.AsyncEventWriter;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.EmbeddedMariaDb;
@@ -167,9 +166,9 @@ public final class App implements AutoCloseable {
         this.consoleAuth = ConsoleSessionAuth.standard();
         ConsoleUsers consoleUsers = new ConsoleUsers(database, new PasswordHasher(), clock, LoginThrottle.standard(clock));
         // demo mode keeps its first-run password so every demo start can print it (DemoCredentials)
-        Optional<DemoCredentials> demoLogin = config.demo() ? Optional.of(DemoCredentials.resolve(config,
-                () -> database.read(s -> s.getMapper(AdminUserMapper.class).countAll()) > 0)) : Optional.empty();
-        consoleUsers.ensureFirstAdmin(demoLogin.isPresent() ? demoLogin.get().firstAdminPassword() : config.adminPassword());
+        Optional<DemoCredentials> demoLogin = config.demo() ? Optional.of(DemoCredentials.resolve(config, database))
+                : Optional.empty();
+        consoleUsers.ensureFirstAdmin(demoLogin.map(DemoCredentials::firstAdminPassword).orElse(config.adminPassword()));
         this.retention = new Retention(database, () -> settings.current().retentionDays(), Retention.DEFAULT_BATCH);
         this.housekeeping = new RetentionScheduler(retention, settings, clock, java.time.Duration.ofMinutes(5));
         RequestLog requestLog = new RequestLog(database);

@@ -1,5 +1,7 @@
 package dev.detour.demo;
 
+import dev.detour.adapter.db.AdminUserMapper;
+import dev.detour.adapter.db.Database;
 import dev.detour.config.DetourConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,7 +27,11 @@ import java.util.function.BooleanSupplier;
 public record DemoCredentials(Optional<String> firstAdminPassword, String banner) {
     static final String FILE = "demo-admin-password";
 
-    public static DemoCredentials resolve(DetourConfig config, BooleanSupplier adminExists) {
+    public static DemoCredentials resolve(DetourConfig config, Database database) {
+        return resolve(config, () -> database.read(s -> s.getMapper(AdminUserMapper.class).countAll()) > 0);
+    }
+
+    static DemoCredentials resolve(DetourConfig config, BooleanSupplier adminExists) {
         if (config.adminPassword().isPresent()) {
             return new DemoCredentials(config.adminPassword(), "password from DETOUR_ADMIN_PASSWORD");
         }
