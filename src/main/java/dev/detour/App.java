@@ -53,7 +53,10 @@ import dev.detour.admin.Retention;
 import dev.detour.admin.RetentionScheduler;
 import dev.detour.admin.SettingValues;
 import dev.detour.admin.SiteSettings;
+import dev.detour.config.ConfigException;
 import dev.detour.config.DetourConfig;
+import dev.detour.demo.DemoCredentials;
+import dev.detour.demo.DemoMode;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.Leases;
@@ -112,6 +115,7 @@ public final class App implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private final LoadState load;
     private final java.util.concurrent.ScheduledExecutorService sweeper;
+    private final Optional<DemoMode> demo;
 
     private App(DetourConfig config, Optional<EmbeddedMariaDb> embedded, Database database, Clock clock) {
         this.config = config;
@@ -165,7 +169,10 @@ public final class App implements AutoCloseable {
         // U-1 console: first-run admin, session + CSRF (consoleAuth is shared with the admin API)
         this.consoleAuth = ConsoleSessionAuth.standard();
         ConsoleUsers consoleUsers = new ConsoleUsers(database, new PasswordHasher(), clock, LoginThrottle.standard(clock));
-        consoleUsers.ensureFirstAdmin(config.adminPassword());
+        // demo mode keeps its first-run password so every demo start can print it (DemoCredentials)
+        Optional<DemoCredentials> demoLogin = config.demo() ? Optional.of(DemoCredentials.resolve(config, database))
+                : Optional.empty();
+        consoleUsers.ensureFirstAdmin(demoLogin.map(DemoCredentials::firstAdminPassword).orElse(config.adminPassword()));
         this.retention = new Retention(database, () -> settings.current().retentionDays(), Retention.DEFAULT_BATCH);
         this.housekeeping = new RetentionScheduler(retention, settings, clock, java.time.Duration.ofMinutes(5));
         RequestLog requestLog = new RequestLog(database);
@@ -213,6 +220,8 @@ public final class App implements AutoCloseable {
         smartRoutes.put("/keys/*", new PathSplitServlet(Pattern.compile("^/[0-9]+/(policy|rotate)/?$"),
                 smartRoutes.get("/keys/*"), console.get("/keys/*")));
         routes.putAll(smartRoutes);
+        // issue 4 item 5: DETOUR_DEMO seeds a sample pool through the same admin use cases
+        this.demo = demoLogin.map(login -> new DemoMode(groupAdmin, accountAdmin, keyAdmin, snapshot::reload, login));
         this.server = JettyServer.newServer(config.bind(), config.port(), routes,
                 new ForwardedProtoCustomizer(proxies::forwardedHttps), config.shutdownGrace());
     }
@@ -262,16 +271,26 @@ public final class App implements AutoCloseable {
             password = config.dbPassword().orElse(null);
         }
         Database database = Database.connect(url, user, password, 20);
+        App app = null;
         try {
             database.migrate();
-            App app = new App(config, embedded, database, clock);
+            app = new App(config, embedded, database, clock);
             app.server.start();
             app.recovery.start(clock); // R-3: ticks on a daemon thread; only the lease holder acts
             log.info("Detour listening on http://{}:{}", config.bind(), app.port());
+            int port = app.port();
+            app.demo.ifPresent(d -> d.start(config.bind(), port));
             return app;
         } catch (Exception e) {
-            database.close();
-            embedded.ifPresent(EmbeddedMariaDb::close);
+            if (app != null) {
+                app.close();
+            } else {
+                database.close();
+                embedded.ifPresent(EmbeddedMariaDb::close);
+            }
+            if (e instanceof ConfigException refused) {
+                throw refused; // O-1: one line naming the variable (e.g. demo mode on a real pool)
+            }
             throw new IllegalStateException("Detour failed to start: " + e.getMessage(), e);
         }
     }
@@ -338,13 +357,19 @@ public final class App implements AutoCloseable {
         return config;
     }
 
+    /** Demo mode's parts when {@code DETOUR_DEMO} is on (tests drive its trickle by hand). */
+    public Optional<DemoMode> demo() {
+        return demo;
+    }
+
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         // O-5: stop accepting and drain in-flight requests (bounded), then the background work,
-        // then flush the event queue, then the database
+        // then flush the event queue, then the database; the demo's own traffic stops first
+        demo.ifPresent(DemoMode::close);
         try {
             server.stop();
         } catch (Exception e) {

@@ -30,11 +30,19 @@ public final class ConfigLoader {
     }
 
     public DetourConfig load() {
+        boolean demo = bool("DETOUR_DEMO");
+        Optional<String> dbUrl = text("DETOUR_DB_URL").map(this::jdbcUrl);
+        if (demo && dbUrl.isPresent()) {
+            // the demo seeds sample accounts: it must never write into a real (external) pool
+            throw fail("DETOUR_DEMO", "demo mode runs only on the embedded database; unset DETOUR_DB_URL");
+        }
+        // the demo keeps its embedded database apart from a real pool's ./data
+        String defaultDataDir = demo ? "./data/demo" : "./data";
         return new DetourConfig(
                 text("DETOUR_BIND").orElse("127.0.0.1"),
                 integer("DETOUR_PORT", 8080, 0, 65535),
-                Path.of(text("DETOUR_DATA_DIR").orElse("./data")).toAbsolutePath().normalize(),
-                text("DETOUR_DB_URL").map(this::jdbcUrl),
+                Path.of(text("DETOUR_DATA_DIR").orElse(defaultDataDir)).toAbsolutePath().normalize(),
+                dbUrl,
                 text("DETOUR_DB_USER"),
                 text("DETOUR_DB_PASSWORD"),
                 text("DETOUR_MASTER_KEY").map(this::masterKey),
@@ -44,12 +52,24 @@ public final class ConfigLoader {
                 Duration.ofSeconds(integer("DETOUR_READ_TIMEOUT_SECONDS", 180, 1, 3600)),
                 Duration.ofSeconds(integer("DETOUR_RECOVERY_TICK_SECONDS", 30, 1, 3600)),
                 text("DETOUR_TRUSTED_PROXIES").map(this::proxies).orElse(List.of()),
-                Duration.ofSeconds(integer("DETOUR_SHUTDOWN_GRACE_SECONDS", 30, 0, 3600)));
+                Duration.ofSeconds(integer("DETOUR_SHUTDOWN_GRACE_SECONDS", 30, 0, 3600)),
+                demo);
     }
 
     private Optional<String> text(String name) {
         String value = lookup.apply(name);
         return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+    }
+
+    private boolean bool(String name) {
+        Optional<String> raw = text(name).map(v -> v.toLowerCase(java.util.Locale.ROOT));
+        if (raw.isEmpty() || raw.get().equals("false") || raw.get().equals("0")) {
+            return false;
+        }
+        if (raw.get().equals("true") || raw.get().equals("1")) {
+            return true;
+        }
+        throw fail(name, "must be true or false, got '" + raw.get() + "'");
     }
 
     private int integer(String name, int fallback, int min, int max) {

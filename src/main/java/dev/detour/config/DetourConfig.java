@@ -23,7 +23,17 @@ public record DetourConfig(
         Duration readTimeout,
         Duration recoveryTick,
         List<String> trustedProxies,
-        Duration shutdownGrace) {
+        Duration shutdownGrace,
+        boolean demo) {
+
+    /** Without demo mode: the shape every caller used before {@code DETOUR_DEMO}. */
+    public DetourConfig(String bind, int port, Path dataDir, Optional<String> dbUrl, Optional<String> dbUser,
+            Optional<String> dbPassword, Optional<byte[]> masterKey, Optional<String> adminPassword,
+            Optional<String> adminToken, Duration connectTimeout, Duration readTimeout, Duration recoveryTick,
+            List<String> trustedProxies, Duration shutdownGrace) {
+        this(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword, adminToken, connectTimeout,
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, false);
+    }
 
     public boolean embeddedDatabase() {
         return dbUrl.isEmpty();
@@ -40,17 +50,23 @@ public record DetourConfig(
     public DetourConfig withDatabase(String url, String user, String password) {
         return new DetourConfig(bind, port, dataDir, Optional.of(url), Optional.ofNullable(user),
                 Optional.ofNullable(password), masterKey, adminPassword, adminToken, connectTimeout,
-                readTimeout, recoveryTick, trustedProxies, shutdownGrace);
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo);
     }
 
     public DetourConfig withSecrets(byte[] key, String password, String token) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, Optional.of(key),
                 Optional.ofNullable(password), Optional.ofNullable(token), connectTimeout,
-                readTimeout, recoveryTick, trustedProxies, shutdownGrace);
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo);
     }
 
     public DetourConfig withTimeouts(Duration connect, Duration read) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey,
-                adminPassword, adminToken, connect, read, recoveryTick, trustedProxies, shutdownGrace);
+                adminPassword, adminToken, connect, read, recoveryTick, trustedProxies, shutdownGrace, demo);
+    }
+
+    /** Demo mode (issue 4 item 5): a built-in fake upstream, sample pool and request trickle. */
+    public DetourConfig withDemo(boolean on) {
+        return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
+                adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, on);
     }
 }

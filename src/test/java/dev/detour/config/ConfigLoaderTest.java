@@ -46,10 +46,28 @@ class ConfigLoaderTest {
         "DETOUR_PORT|eighty", "DETOUR_PORT|70000", "DETOUR_CONNECT_TIMEOUT_SECONDS|0",
         "DETOUR_READ_TIMEOUT_SECONDS|x", "DETOUR_RECOVERY_TICK_SECONDS|-1", "DETOUR_DB_URL|postgres://db",
         "DETOUR_MASTER_KEY|not-base64!", "DETOUR_MASTER_KEY|c2hvcnQ=", "DETOUR_ADMIN_PASSWORD|short",
-        "DETOUR_ADMIN_TOKEN|tiny", "DETOUR_TRUSTED_PROXIES|10.0.0.0/8,not an ip"})
+        "DETOUR_ADMIN_TOKEN|tiny", "DETOUR_TRUSTED_PROXIES|10.0.0.0/8,not an ip", "DETOUR_DEMO|maybe"})
     void aBadValueFailsWithOneLineNamingTheVariable(String name, String value) {
         ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of(name, value)));
         assertTrue(e.getMessage().startsWith(name + ": "), e.getMessage());
         assertFalse(e.getMessage().contains("\n"));
+    }
+
+    @Test
+    void demoModeIsOffByDefaultAndKeepsItsEmbeddedDatabaseApartFromARealPool() {
+        assertFalse(load(Map.of()).demo());
+        DetourConfig demo = load(Map.of("DETOUR_DEMO", "TRUE"));
+        assertTrue(demo.demo());
+        assertTrue(demo.dataDir().endsWith("data/demo"), demo.dataDir().toString());
+        assertTrue(load(Map.of("DETOUR_DEMO", "1", "DETOUR_DATA_DIR", "/srv/try")).dataDir().endsWith("/srv/try"));
+        assertFalse(load(Map.of("DETOUR_DEMO", "false")).demo());
+    }
+
+    @Test
+    void demoModeIsRefusedWithAnExternalDatabaseSoItCannotSeedARealPool() {
+        ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of("DETOUR_DEMO", "true",
+                "DETOUR_DB_URL", "jdbc:mariadb://db:3306/detour")));
+        assertTrue(e.getMessage().startsWith("DETOUR_DEMO: "), e.getMessage());
+        assertTrue(e.getMessage().contains("DETOUR_DB_URL"), e.getMessage());
     }
 }
