@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Establishes the admin API token (SPEC §9, O-1): {@code DETOUR_ADMIN_TOKEN} when set; otherwise
  * the digest stored in {@code settings}; otherwise a new random token whose SHA-256 is stored (so
- * it survives restarts and is shared by every instance) and which is printed to the log once.
+ * it survives restarts and is shared by every instance) and which is printed once on standard output, never to the log.
  */
 public final class AdminTokenBootstrap {
     private static final Logger log = LoggerFactory.getLogger(AdminTokenBootstrap.class);
@@ -35,8 +35,9 @@ public final class AdminTokenBootstrap {
             // another instance generated one at the same moment: theirs wins, ours is never shown
             return AdminToken.ofHexDigest(database.read(s -> s.getMapper(AdminTokenMapper.class).selectDigest()));
         }
-        log.warn("FIRST RUN: generated the admin API token (shown only this once; store it now, "
-                + "or set DETOUR_ADMIN_TOKEN): {}", token);
+        log.warn("First run: generated the admin API token; it is printed on standard output once");
+        FirstRunNotice.show("FIRST RUN: generated the admin API token (shown only this once; store it now, "
+                + "or set DETOUR_ADMIN_TOKEN): " + token);
         return AdminToken.ofPlain(token);
     }
 }

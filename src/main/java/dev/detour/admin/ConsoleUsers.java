@@ -34,7 +34,7 @@ public final class ConsoleUsers {
 
     /**
      * U-1 first run: when no console user exists, creates {@code admin} with the configured
-     * password, or with a random one printed once to the log. Safe to call at every start.
+     * password, or with a random one printed once on standard output (never logged). Safe to call at every start.
      */
     public void ensureFirstAdmin(Optional<String> configuredPassword) {
         if (database.read(s -> s.getMapper(AdminUserMapper.class).countAll()) > 0) {
@@ -49,7 +49,8 @@ public final class ConsoleUsers {
         if (configuredPassword.isPresent()) {
             log.info("First run: created console user 'admin' with the password from DETOUR_ADMIN_PASSWORD");
         } else {
-            log.warn("First run: created console user 'admin' with password {} (shown only this once)", password);
+            log.warn("First run: created console user 'admin'; its password is printed on standard output once");
+            FirstRunNotice.show("First run: created console user 'admin' with password " + password + " (shown only this once)");
         }
     }
 

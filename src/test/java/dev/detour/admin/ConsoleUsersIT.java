@@ -13,6 +13,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -34,16 +35,18 @@ class ConsoleUsersIT {
 
     @Test
     void firstRunWithoutAConfiguredPasswordPrintsARandomOneExactlyOnce() {
-        List<String> lines = capturingStderr(() -> {
+        List<String> logLines = new ArrayList<>();
+        List<String> lines = capturingStdout(() -> logLines.addAll(capturingStderr(() -> {
             users.ensureFirstAdmin(Optional.empty());
             users.ensureFirstAdmin(Optional.empty());
-        });
+        })));
         List<String> passwordLines = lines.stream().filter(l -> PRINTED.matcher(l).find()).toList();
         assertEquals(1, passwordLines.size(), lines.toString());
         Matcher m = PRINTED.matcher(passwordLines.get(0));
         assertTrue(m.find());
         assertTrue(m.group(1).length() >= 20, "random password is long: " + m.group(1));
         assertTrue(users.signIn("admin", m.group(1), "127.0.0.1").signedIn());
+        assertTrue(logLines.stream().noneMatch(l -> l.contains(m.group(1))), "never in the log: " + logLines);
     }
 
     @Test
@@ -90,6 +93,18 @@ class ConsoleUsersIT {
             action.run();
         } finally {
             System.setErr(original);
+        }
+        return captured.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
+    private static List<String> capturingStdout(Runnable action) {
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            action.run();
+        } finally {
+            System.setOut(original);
         }
         return captured.toString(StandardCharsets.UTF_8).lines().toList();
     }
