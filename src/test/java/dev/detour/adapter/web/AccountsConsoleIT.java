@@ -131,6 +131,30 @@ class AccountsConsoleIT {
     }
 
     @Test
+    void remindersAreFoundInRealStoredFailuresWhateverTheCaseInTheBodyOrTheMessage() throws Exception {
+        FakeUpstream second = FakeUpstream.start();
+        try {
+            long budget = gw.account("relay-budget", upstream, ONE_MODEL, COOLDOWN);
+            long words = gw.account("relay-words", second, ONE_MODEL, "{\"priority\":1," + COOLDOWN.substring(1));
+            upstream.enqueue(Reply.openAiError(429, "Upstream: Budget Pool Quota Has Been Exhausted", "rate_limit_exceeded"));
+            second.enqueue(Reply.openAiError(500, "blocked", "Sensitive_Words_Detected"));
+            gw.chat("gpt-x");
+            PoolRows.execute("UPDATE accounts SET last_failure_message = 'SENSITIVE_WORDS_DETECTED by relay', "
+                    + "last_failure_response_json = NULL WHERE id = " + words);
+            ConsolePages.signIn(web, gw.base());
+
+            HtmlPage page = web.getPage(gw.base() + "/accounts");
+            DomElement budgetRow = page.getElementById("account-" + budget);
+            assertTrue(text(budgetRow, ".reminder-budget_pool").startsWith("Note: the relay's shared budget pool"), budgetRow.asNormalizedText());
+            assertNull(budgetRow.querySelector(".reminder-sensitive_words"));
+            assertNotNull(page.getElementById("account-" + words).querySelector(".reminder-sensitive_words"),
+                    "found in the stored message alone, upper case");
+        } finally {
+            second.close();
+        }
+    }
+
+    @Test
     void filtersBySearchGroupStatusAndOnlyProblems() throws Exception {
         gw.group("cheap");
         long healthy = PoolRows.account(gw, "alpha-relay", ONE_MODEL);
