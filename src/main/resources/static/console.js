@@ -38,19 +38,50 @@
     tick(typeof now === 'number' ? now : Date.now());
   };
 
+  /* U-3 hover panel: a closed <details> renders nothing but its summary whatever the CSS says, so hovering
+     opens it (marked data-hover) and leaving closes it again; a click on the summary while hover-opened
+     pins it open instead of toggling it shut. Without JS the summary still expands it on click. */
+  function panelOf(node) {
+    return node && node.closest ? node.closest('details.panel-wrap') : null;
+  }
+  document.addEventListener('mouseover', function (e) {
+    var wrap = panelOf(e.target);
+    if (wrap && !wrap.open) {
+      wrap.setAttribute('data-hover', '');
+      wrap.open = true;
+    }
+  });
+  document.addEventListener('mouseout', function (e) {
+    var wrap = panelOf(e.target);
+    if (wrap && wrap.hasAttribute('data-hover') && panelOf(e.relatedTarget) !== wrap) {
+      wrap.removeAttribute('data-hover');
+      wrap.open = false;
+    }
+  });
+  document.addEventListener('click', function (e) {
+    var summary = e.target.closest ? e.target.closest('details.panel-wrap > summary') : null;
+    if (summary && summary.parentNode.hasAttribute('data-hover')) {
+      e.preventDefault();
+      summary.parentNode.removeAttribute('data-hover');
+    }
+  });
+
   var openPanels = [];
   document.addEventListener('htmx:beforeSwap', function () {
     openPanels = [];
     var open = document.querySelectorAll('details[open][id]');
     for (var i = 0; i < open.length; i++) {
-      openPanels.push(open[i].id);
+      openPanels.push([open[i].id, open[i].hasAttribute('data-hover')]);
     }
   });
   document.addEventListener('htmx:afterSwap', function () {
     for (var i = 0; i < openPanels.length; i++) {
-      var el = document.getElementById(openPanels[i]);
+      var el = document.getElementById(openPanels[i][0]);
       if (el) {
         el.setAttribute('open', '');
+        if (openPanels[i][1]) {
+          el.setAttribute('data-hover', '');
+        }
       }
     }
     paint();
@@ -99,7 +130,7 @@
     }
   });
   document.addEventListener('keydown', function (e) {
-    if (e.key === 'Escape' || e.key === 'Esc') {
+    if (e.key === 'Escape' || e.key === 'Esc' || e.keyCode === 27) {
       closeDrawer();
     }
   });

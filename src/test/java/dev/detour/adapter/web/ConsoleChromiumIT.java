@@ -24,6 +24,7 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -105,19 +106,27 @@ class ConsoleChromiumIT {
         screenshot("console-accounts-phone.png");
     }
 
+    /** The tbody is swapped every 5 s, so elements are looked up afresh and read in one script. */
     private void openPanel(long id) {
-        WebElement summary = browser.findElement(By.cssSelector("#panel-" + id + " summary"));
-        new Actions(browser).moveToElement(summary).perform(); // hover shows it
-        WebElement panel = browser.findElement(By.cssSelector("#panel-" + id + " .panel"));
-        wait(GENEROUS).until(ExpectedConditions.visibilityOf(panel));
-        summary.click(); // and a click keeps it open (tap / keyboard)
-        assertEquals("true", browser.findElement(By.id("panel-" + id)).getDomProperty("open"));
-        WebElement line = panel.findElement(By.cssSelector(".model-line"));
-        assertEquals("up-x", line.findElement(By.cssSelector(".model-key")).getText());
-        assertEquals("(gpt-x)", line.findElement(By.cssSelector(".aliases")).getText());
-        assertEquals("冷却中", line.findElement(By.cssSelector(".reason")).getText());
-        assertTrue(line.findElement(By.cssSelector(".remaining")).getText().startsWith("剩余 "));
-        assertTrue(line.findElement(By.cssSelector(".message")).getText().contains("429"), line.getText());
+        By summary = By.cssSelector("#panel-" + id + " summary");
+        By panel = By.cssSelector("#panel-" + id + " .panel");
+        wait(GENEROUS).ignoring(StaleElementReferenceException.class).until(d -> {
+            new Actions(d).moveToElement(d.findElement(summary)).perform(); // hover opens it
+            return d.findElement(panel).isDisplayed();
+        });
+        wait(GENEROUS).ignoring(StaleElementReferenceException.class).until(d -> {
+            d.findElement(summary).click(); // a click pins it open (tap / keyboard)
+            return true;
+        });
+        new Actions(browser).moveToElement(browser.findElement(By.cssSelector("h1"))).perform();
+        assertEquals(Boolean.TRUE, js("return document.getElementById('panel-" + id + "').open;"), "pinned open");
+        String line = String.valueOf(js("var l = document.querySelector('#panel-" + id + " .model-line');"
+                + "return ['.model-key', '.aliases', '.reason', '.remaining', '.message'].map(function (s) {"
+                + "  return l.querySelector(s).textContent.trim(); }).join('|');"));
+        String[] parts = line.split("\\|");
+        assertEquals(List.of("up-x", "(gpt-x)", "冷却中"), List.of(parts[0], parts[1], parts[2]), line);
+        assertTrue(parts[3].startsWith("剩余 ") && parts[4].contains("429"), line);
+        assertTrue(browser.findElement(panel).isDisplayed(), "still open after any poll");
     }
 
     private void keyboardReachesTheFilters() {
@@ -130,10 +139,13 @@ class ConsoleChromiumIT {
 
     /** U-4 as a side panel: keyboard-opened, fields reachable by Tab, 故障处理 shows 模型状态, Esc gives focus back. */
     private void drawer(long id) {
-        WebElement edit = browser.findElement(By.id("edit-" + id));
-        js("arguments[0].focus();", edit);
-        edit.sendKeys(Keys.ENTER);
-        WebElement panel = wait(GENEROUS).until(ExpectedConditions.visibilityOfElementLocated(By.id("drawer-panel")));
+        wait(GENEROUS).ignoring(org.openqa.selenium.TimeoutException.class).until(d -> { // focus the edit link and press Enter (again if a poll swapped the row meanwhile)
+            js("document.getElementById('edit-" + id + "').focus();");
+            new Actions(d).sendKeys(Keys.ENTER).perform();
+            return new WebDriverWait(d, Duration.ofSeconds(3)).until(
+                    ExpectedConditions.visibilityOfElementLocated(By.id("drawer-panel")));
+        });
+        WebElement panel = browser.findElement(By.id("drawer-panel"));
         wait(GENEROUS).until(d -> "drawer".equals(js("return document.activeElement.id;")));
         List<String> reached = tabThrough(12);
         assertTrue(reached.contains("name") && reached.contains("base_url"), "Tab reaches the form fields: " + reached);
