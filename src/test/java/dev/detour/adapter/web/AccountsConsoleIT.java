@@ -155,6 +155,20 @@ class AccountsConsoleIT {
     }
 
     @Test
+    void aCappedRetryAfterShowsTheUpstreamsOwnResetTimeFromTheRateLimitLedger() throws Exception {
+        long id = gw.account("relay-a", upstream, ONE_MODEL, "{\"failure_policy\":{\"retry_count\":0,"
+                + "\"cooldown_enabled\":true,\"cooldown_seconds\":30,\"honor_retry_after\":true,\"retry_after_cap_seconds\":120}}");
+        upstream.enqueue(Reply.openAiError(429, "rate limited", "rate_limit_exceeded").header("retry-after", "3600"));
+        gw.chat("gpt-x");
+        ConsolePages.signIn(web, gw.base());
+
+        DomElement line = web.<HtmlPage>getPage(gw.base() + "/accounts").getElementById("account-" + id)
+                .querySelector(".panel .model-line");
+        assertEquals("120 s left", text(line, ".remaining"), "the cooldown is capped");
+        assertEquals("upstream resets at 2026-11-29 11:00:00 UTC", text(line, ".reset-at"), "C-7 reset_at, uncapped");
+    }
+
+    @Test
     void filtersBySearchGroupStatusAndOnlyProblems() throws Exception {
         gw.group("cheap");
         long healthy = PoolRows.account(gw, "alpha-relay", ONE_MODEL);
