@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /** U-2 / U-3: the accounts page's status tag, badges, hover panel, filters and the polled fragment (HtmlUnit). */
 class AccountsConsoleIT {
-    private static final String ONE_MODEL = "[{\"from\":\"gpt-x\",\"to\":\"up-x\"}]";
-    private static final String COOLDOWN = "{\"failure_policy\":{\"retry_count\":0,\"cooldown_enabled\":true,"
+    static final String ONE_MODEL = "[{\"from\":\"gpt-x\",\"to\":\"up-x\"}]";
+    static final String COOLDOWN = "{\"failure_policy\":{\"retry_count\":0,\"cooldown_enabled\":true,"
             + "\"cooldown_seconds\":30}}";
     private Gateway gw;
     private FakeUpstream upstream;

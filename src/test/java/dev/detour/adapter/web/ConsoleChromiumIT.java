@@ -1,5 +1,7 @@
 package dev.detour.adapter.web;
 
+import static dev.detour.adapter.web.AccountsConsoleIT.COOLDOWN;
+import static dev.detour.adapter.web.AccountsConsoleIT.ONE_MODEL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,9 +46,6 @@ class ConsoleChromiumIT {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path TARGET = Path.of("target");
     private static final Duration GENEROUS = Duration.ofSeconds(60);
-    private static final String ONE_MODEL = "[{\"from\":\"gpt-x\",\"to\":\"up-x\"}]";
-    private static final String COOLDOWN = "{\"failure_policy\":{\"retry_count\":0,\"cooldown_enabled\":true,"
-            + "\"cooldown_seconds\":30}}";
     private Gateway gw;
     private FakeUpstream upstream;
     private ChromeDriver browser;

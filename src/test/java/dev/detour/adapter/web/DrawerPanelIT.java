@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.testkit.Gateway;
-import org.htmlunit.NicelyResynchronizingAjaxController;
 import org.htmlunit.WebClient;
 import org.htmlunit.html.DomElement;
 import org.htmlunit.html.HtmlAnchor;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.Test;
 
 /** U-4 with JavaScript on: the edit drawer opens as a side panel over the accounts page, its tabs and forms work inside it. */
 class DrawerPanelIT {
-    private static final String TWO_MODELS = "[{\"from\":\"gpt-a\",\"to\":\"up-a\"},{\"from\":\"gpt-b\",\"to\":\"up-b\"}]";
     private Gateway gw;
     private WebClient web;
     private long id;
@@ -31,10 +29,8 @@ class DrawerPanelIT {
     @BeforeEach
     void start() throws Exception {
         gw = Gateway.start();
-        id = PoolRows.account(gw, "relay-a", TWO_MODELS);
-        web = ConsolePages.browser(true);
-        web.setAjaxController(new NicelyResynchronizingAjaxController());
-        ConsolePages.signIn(web, gw.base());
+        id = PoolRows.account(gw, "relay-a", ConsoleScriptsIT.TWO_MODELS);
+        web = ConsolePages.signedInScriptedBrowser(gw.base());
         page = web.getPage(gw.base() + "/accounts");
     }
 
