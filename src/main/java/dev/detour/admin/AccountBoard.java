@@ -84,6 +84,13 @@ public final class AccountBoard {
         return new AccountCard(a.id(), a.name(), stored.groupName(), group == null ? null : group.color(),
                 a.platform().wire(), a.priority(), a.weight(), a.enabled(), a.status().wire(), f.transientFailureCount(),
                 inFlight.applyAsInt(a.id()), a.maxInFlight(), a.lastUsedAt(), successRate, cooldown,
-                cooldown > 0 ? cooldownUntil : null, unavailable, List.copyOf(reminders));
+                cooldown > 0 ? cooldownUntil : null, unavailable, List.copyOf(reminders), protection(f, now));
+    }
+
+    /** C-6: an open time that has passed but is still recorded means half-open (the next request is the trial). */
+    private static AccountCard.Protection protection(AccountFailureState f, Instant now) {
+        Instant openUntil = f.breakerOpenUntil();
+        return new AccountCard.Protection(AccountStateView.remainingSeconds(openUntil, now),
+                openUntil != null && !openUntil.isAfter(now), f.backoffStreak());
     }
 }

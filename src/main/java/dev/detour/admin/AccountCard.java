@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * One account row of the console's accounts page (U-2) with its hover panel (U-3): columns, the
  * status tag, the account cooldown badge (seconds left and the end time), the unavailable models
- * and the F-8 reminders.
+ * the F-8 reminders and the C-6 breaker / backoff state (its own badge).
  */
 public record AccountCard(
         long id,
@@ -26,7 +26,20 @@ public record AccountCard(
         long cooldownSeconds,
         Instant cooldownUntil,
         List<ModelLine> unavailableModels,
-        List<String> reminders) {
+        List<String> reminders,
+        Protection protection) {
+
+    /**
+     * C-6 as the board shows it: seconds the breaker stays open (0 = closed), half-open (the open
+     * time has passed and the next request is the single trial) and the exponential backoff streak.
+     */
+    public record Protection(long breakerSeconds, boolean breakerHalfOpen, int backoffStreak) {
+        public static final Protection NONE = new Protection(0, false, 0);
+
+        public boolean any() {
+            return breakerSeconds > 0 || breakerHalfOpen || backoffStreak > 0;
+        }
+    }
 
     private static final List<String> OWN_LABEL = List.of("revoked", "error", "paused");
 
@@ -42,7 +55,7 @@ public record AccountCard(
     /** Anything an operator may want to look at: the "only problems" filter. */
     public boolean problem() {
         return !"ok".equals(status) || transientFailures > 0 || cooldownSeconds > 0 || !unavailableModels.isEmpty()
-                || !reminders.isEmpty();
+                || !reminders.isEmpty() || protection.any();
     }
 
     public boolean hasPanel() {

@@ -59,15 +59,24 @@ class AccountCardTest {
     @org.junit.jupiter.api.Test
     void anAccountWithOnlyAReminderIsAProblemAndHasAPanel() {
         AccountCard card = new AccountCard(1, "a", "g", null, "openai", 0, 1, true, "ok", 0, 0, 0, null, null, 0, null,
-                List.of(), List.of("budget_pool"));
+                List.of(), List.of("budget_pool"), AccountCard.Protection.NONE);
         assertTrue(card.problem());
         assertTrue(card.hasPanel());
         assertFalse(card("b", "ok", 0, 0, List.of()).problem());
     }
 
+    @ParameterizedTest(name = "breaker {0}s, half-open {1}, backoff streak {2} → a problem: {3}")
+    @org.junit.jupiter.params.provider.CsvSource({"0,false,0,false", "1800,false,0,true", "0,true,0,true", "0,false,2,true"})
+    void anOpenOrHalfOpenBreakerOrABackoffStreakIsAProblem(long breaker, boolean halfOpen, int backoff, boolean problem) {
+        AccountCard card = new AccountCard(1, "a", "g", null, "openai", 0, 1, true, "ok", 0, 0, 0, null, null, 0, null,
+                List.of(), List.of(), new AccountCard.Protection(breaker, halfOpen, backoff));
+        assertEquals(problem, card.problem());
+        assertEquals(problem, card.protection().any());
+    }
+
     private static AccountCard card(String name, String status, int failures, long cooldown, List<ModelLine> models) {
         return new AccountCard(1, name, "default", null, "openai", 0, 10, true, status, failures, 0, 0, null, null,
-                cooldown, null, models, List.of());
+                cooldown, null, models, List.of(), AccountCard.Protection.NONE);
     }
 
     private static ModelMappings mappings(String spec) {

@@ -15,6 +15,7 @@ import java.util.Map;
 
 /** Renders the U-4 drawer ({@code accounts/edit}): the page model for create and for each tab. */
 final class AccountDrawer {
+    private static final String SAVED = "detour.drawer.saved";
     private static final List<String> PLATFORMS = Arrays.stream(Platform.values()).map(Platform::wire).toList();
     private final ConsolePool pool;
     private final View view;
@@ -43,10 +44,18 @@ final class AccountDrawer {
         model.put("account", stored);
         model.put("form", typed != null ? typed : AccountFormValues.of(stored));
         model.put("mappingRows", rows != null ? rows : AccountFormValues.mappingRows(stored.config().mappings().entries()));
-        model.put("saved", "1".equals(request.getParameter("saved")) && errors.isEmpty());
+        model.put("saved", ("1".equals(request.getParameter("saved")) || request.getAttribute(SAVED) != null)
+                && errors.isEmpty());
         model.put("testResult", testResult);
         statusSection(model, stored);
         render(request, response, model, "drawer", errors);
+    }
+
+    /** An htmx save: the drawer fragment of the saved account right away (no redirect), marked saved. */
+    void savedFragment(HttpServletRequest request, HttpServletResponse response, long accountId, String tab)
+            throws IOException {
+        request.setAttribute(SAVED, Boolean.TRUE);
+        editPage(request, response, pool.accounts().get(accountId), tab, null, null, Map.of(), null);
     }
 
     /** Only the 模型状态 section (htmx swap after a pause / resume / clear). */

@@ -20,8 +20,8 @@ import java.util.function.Function;
  * U-4 edit drawer under {@code /accounts/*}: {@code new}, {@code {id}/edit?tab=…}, one POST per tab
  * ({@code basics}, {@code failure}, {@code recovery}, {@code breaker}) through AccountAdmin, the
  * 模型状态 actions ({@code {id}/models/pause|resume|clear|clear-all}, form field {@code model}) through
- * ModelAdmin, and {@code {id}/test}. Saved → 303 back to the tab; invalid → 422 with the error
- * next to its field. htmx model actions get only the model-status fragment back.
+ * ModelAdmin, and {@code {id}/test}. Saved → 303 back to the tab (htmx: the drawer fragment, saved);
+ * invalid → 422 with the error next to its field. htmx model actions get only the model-status fragment back.
  */
 public final class AccountEditServlet extends HttpServlet {
     private static final Map<String, Function<HttpServletRequest, AccountPatch>> TABS = Map.of(
@@ -90,7 +90,11 @@ public final class AccountEditServlet extends HttpServlet {
         try {
             pool.accounts().update(FieldErrors.actor(auth, request), stored.id(), TABS.get(tab).apply(request));
             pool.afterChange().run();
-            seeOther(response, "/accounts/" + stored.id() + "/edit?tab=" + tab + "&saved=1");
+            if (View.isHtmx(request)) {
+                drawer.savedFragment(request, response, stored.id(), tab); // the side panel re-renders in place
+            } else {
+                seeOther(response, "/accounts/" + stored.id() + "/edit?tab=" + tab + "&saved=1");
+            }
         } catch (ValidationException | ConflictException e) {
             Map<String, String> errors = e instanceof ValidationException v ? FieldErrors.of(request, v)
                     : FieldErrors.of(request, (ConflictException) e);

@@ -12,11 +12,14 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * U-5 groups under {@code /groups/*}: the list with a create form, {@code /groups/{id}} to edit name,
- * price ratio (a multiplier such as 1.5, stored as ppm) and colour. Saved → 303 to the list.
+ * price ratio (a multiplier such as 1.5, stored as ppm), colour and the S-9 halt policy. Saved → 303 to
+ * the list. A halted group shows its time remaining, counting down; htmx polls the rows every 5 s.
  */
 public final class GroupsServlet extends HttpServlet {
     private final ConsolePool pool;
@@ -45,7 +48,7 @@ public final class GroupsServlet extends HttpServlet {
         String actor = FieldErrors.actor(auth, request);
         try {
             GroupPatch patch = new GroupPatch(request.getParameter("name"), ratioPpm(request.getParameter("ratio")),
-                    blankToNull(request.getParameter("color")), null);
+                    blankToNull(request.getParameter("color")), "on".equals(request.getParameter("halt_policy")) ? "on" : "off");
             if (id == null) {
                 pool.groups().create(actor, patch);
             } else {
@@ -68,11 +71,14 @@ public final class GroupsServlet extends HttpServlet {
     private void page(HttpServletRequest request, HttpServletResponse response, GroupRow editing,
             Map<String, String> errors) throws IOException {
         Map<String, Object> model = new HashMap<>();
+        List<GroupRow> groups = pool.groups().list();
         model.put("activeNav", "groups");
-        model.put("groups", pool.groups().list());
+        model.put("groups", groups);
+        model.put("haltSeconds", groups.stream().collect(Collectors.toMap(GroupRow::id, pool.groups()::haltedRemainingSeconds)));
         model.put("editing", editing);
         model.put("errors", errors);
-        view.render(request, response, "groups/list", model, null);
+        model.put("pollUrl", View.requestPath(request));
+        view.render(request, response, "groups/list", model, "group-rows");
     }
 
     /** "1.5" → 1,500,000 ppm; blank → keep / default. */

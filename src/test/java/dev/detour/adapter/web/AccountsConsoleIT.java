@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /** U-2 / U-3: the accounts page's status tag, badges, hover panel, filters and the polled fragment (HtmlUnit). */
 class AccountsConsoleIT {
-    private static final String ONE_MODEL = "[{\"from\":\"gpt-x\",\"to\":\"up-x\"}]";
-    private static final String COOLDOWN = "{\"failure_policy\":{\"retry_count\":0,\"cooldown_enabled\":true,"
+    static final String ONE_MODEL = "[{\"from\":\"gpt-x\",\"to\":\"up-x\"}]";
+    static final String COOLDOWN = "{\"failure_policy\":{\"retry_count\":0,\"cooldown_enabled\":true,"
             + "\"cooldown_seconds\":30}}";
     private Gateway gw;
     private FakeUpstream upstream;
@@ -128,6 +128,44 @@ class AccountsConsoleIT {
                 text(row, ".reminder-sensitive_words"));
         assertEquals("友情提醒：当前中转站公共池额度耗尽，并非你个人额度耗尽，请等待下一次公共池补充额度。",
                 text(row, ".reminder-budget_pool"));
+    }
+
+    @Test
+    void remindersAreFoundInRealStoredFailuresWhateverTheCaseInTheBodyOrTheMessage() throws Exception {
+        FakeUpstream second = FakeUpstream.start();
+        try {
+            long budget = gw.account("relay-budget", upstream, ONE_MODEL, COOLDOWN);
+            long words = gw.account("relay-words", second, ONE_MODEL, "{\"priority\":1," + COOLDOWN.substring(1));
+            upstream.enqueue(Reply.openAiError(429, "Upstream: Budget Pool Quota Has Been Exhausted", "rate_limit_exceeded"));
+            second.enqueue(Reply.openAiError(500, "blocked", "Sensitive_Words_Detected"));
+            gw.chat("gpt-x");
+            PoolRows.execute("UPDATE accounts SET last_failure_message = 'SENSITIVE_WORDS_DETECTED by relay', "
+                    + "last_failure_response_json = NULL WHERE id = " + words);
+            ConsolePages.signIn(web, gw.base());
+
+            HtmlPage page = web.getPage(gw.base() + "/accounts");
+            DomElement budgetRow = page.getElementById("account-" + budget);
+            assertTrue(text(budgetRow, ".reminder-budget_pool").startsWith("Note: the relay's shared budget pool"), budgetRow.asNormalizedText());
+            assertNull(budgetRow.querySelector(".reminder-sensitive_words"));
+            assertNotNull(page.getElementById("account-" + words).querySelector(".reminder-sensitive_words"),
+                    "found in the stored message alone, upper case");
+        } finally {
+            second.close();
+        }
+    }
+
+    @Test
+    void aCappedRetryAfterShowsTheUpstreamsOwnResetTimeFromTheRateLimitLedger() throws Exception {
+        long id = gw.account("relay-a", upstream, ONE_MODEL, "{\"failure_policy\":{\"retry_count\":0,"
+                + "\"cooldown_enabled\":true,\"cooldown_seconds\":30,\"honor_retry_after\":true,\"retry_after_cap_seconds\":120}}");
+        upstream.enqueue(Reply.openAiError(429, "rate limited", "rate_limit_exceeded").header("retry-after", "3600"));
+        gw.chat("gpt-x");
+        ConsolePages.signIn(web, gw.base());
+
+        DomElement line = web.<HtmlPage>getPage(gw.base() + "/accounts").getElementById("account-" + id)
+                .querySelector(".panel .model-line");
+        assertEquals("120 s left", text(line, ".remaining"), "the cooldown is capped");
+        assertEquals("upstream resets at 2026-11-29 11:00:00 UTC", text(line, ".reset-at"), "C-7 reset_at, uncapped");
     }
 
     @Test

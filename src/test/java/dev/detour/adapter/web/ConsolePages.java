@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.htmlunit.NicelyResynchronizingAjaxController;
 import org.htmlunit.WebClient;
 import org.htmlunit.html.HtmlForm;
 import org.htmlunit.html.HtmlPage;
@@ -25,6 +26,14 @@ final class ConsolePages {
         web.getOptions().setThrowExceptionOnFailingStatusCode(false);
         web.getOptions().setThrowExceptionOnScriptError(true);
         web.addRequestHeader("Accept-Language", "en-US,en;q=0.5");
+        return web;
+    }
+
+    /** A JavaScript browser with htmx's XHRs made synchronous, signed in to {@code base}. */
+    static WebClient signedInScriptedBrowser(String base) throws IOException {
+        WebClient web = browser(true);
+        web.setAjaxController(new NicelyResynchronizingAjaxController());
+        signIn(web, base);
         return web;
     }
 

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.detour.testkit.Gateway;
 import java.util.List;
-import org.htmlunit.NicelyResynchronizingAjaxController;
 import org.htmlunit.WebClient;
 import org.htmlunit.html.DomElement;
 import org.htmlunit.html.HtmlButton;
@@ -19,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /** The console with JavaScript on (htmx 1.9.12 in HtmlUnit): the polled rows swap, model actions post over htmx, the countdown. */
 class ConsoleScriptsIT {
-    private static final String TWO_MODELS = "[{\"from\":\"gpt-a\",\"to\":\"up-a\"},{\"from\":\"gpt-b\",\"to\":\"up-b\"}]";
+    static final String TWO_MODELS = "[{\"from\":\"gpt-a\",\"to\":\"up-a\"},{\"from\":\"gpt-b\",\"to\":\"up-b\"}]";
     private Gateway gw;
     private WebClient web;
     private long id;
@@ -28,9 +27,7 @@ class ConsoleScriptsIT {
     void start() throws Exception {
         gw = Gateway.start();
         id = PoolRows.account(gw, "relay-a", TWO_MODELS);
-        web = ConsolePages.browser(true);
-        web.setAjaxController(new NicelyResynchronizingAjaxController());
-        ConsolePages.signIn(web, gw.base());
+        web = ConsolePages.signedInScriptedBrowser(gw.base());
     }
 
     @AfterEach
