@@ -2,6 +2,7 @@ package dev.detour.gateway;
 
 import dev.detour.core.failure.AttemptFacts;
 import dev.detour.core.failure.FailureClassifier;
+import dev.detour.core.failure.SseFrames;
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
 import dev.detour.core.failure.Verdict;
@@ -75,7 +76,7 @@ final class Exchange {
         byte[] buffer = new byte[8192];
         try {
             InputStream in = response.body();
-            SseFrames frames = new SseFrames();
+            SseFrames frames = new SseFrames(SseFrames.NON_BLANK);
             while (true) {
                 int n = in.read(buffer);
                 if (n < 0) {
