@@ -42,6 +42,8 @@ public final class RouteStatsBook {
         private int outcomeNext;
         private int ttftCount;
         private int ttftNext;
+        /** The last computed stats, dropped on every add: selections read it without taking the lock. */
+        private volatile RouteStats cached;
 
         synchronized void add(boolean success, Integer ttftMs) {
             outcomes[outcomeNext] = success;
@@ -52,14 +54,23 @@ public final class RouteStatsBook {
                 ttftNext = (ttftNext + 1) % WINDOW;
                 ttftCount = Math.min(WINDOW, ttftCount + 1);
             }
+            cached = null;
         }
 
-        synchronized RouteStats stats() {
+        /** Every selection reads every route (S-3): lock-free unless an outcome arrived since the last read. */
+        RouteStats stats() {
+            RouteStats stats = cached;
+            return stats != null ? stats : compute();
+        }
+
+        private synchronized RouteStats compute() {
             long ok = 0;
             for (int i = 0; i < outcomeCount; i++) {
                 ok += outcomes[i] ? 1 : 0;
             }
-            return new RouteStats(ok, outcomeCount - ok, p95(), ttftCount);
+            RouteStats stats = new RouteStats(ok, outcomeCount - ok, p95(), ttftCount);
+            cached = stats;
+            return stats;
         }
 
         private Long p95() {

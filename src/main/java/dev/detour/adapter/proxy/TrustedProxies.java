@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * O-3: X-Forwarded-For / X-Forwarded-Proto are believed only when the TCP peer is one of
@@ -93,13 +94,17 @@ public final class TrustedProxies implements ClientAddress {
         return forwardedProto != null && isTrusted(peer) && forwardedProto.trim().equalsIgnoreCase("https");
     }
 
+    // compiled once: parse runs on every request (String.matches compiled these per call, seen in JFR)
+    private static final Pattern ADDRESS_CHARS = Pattern.compile("[0-9a-fA-F:.]+");
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+
     /** Literal IPv4/IPv6 only: never a DNS lookup. */
     static byte[] parse(String ip) {
         String s = ip.startsWith("[") && ip.endsWith("]") ? ip.substring(1, ip.length() - 1) : ip;
-        if (s.isEmpty() || !s.matches("[0-9a-fA-F:.]+")) {
+        if (s.isEmpty() || !ADDRESS_CHARS.matcher(s).matches()) {
             return null;
         }
-        if (!s.contains(":") && !s.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
+        if (!s.contains(":") && !IPV4.matcher(s).matches()) {
             return null;
         }
         try {

@@ -1,11 +1,114 @@
 package dev.detour.core.failure;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Predicate;
+
 /**
- * Reading SSE text for F-4: the first data frame that carries something (comment lines, empty
- * frames and {@code [DONE]} skipped). Lenient: a frame cut off at the end of the text still counts.
+ * The one SSE framer (F-4, P-6): fed bytes as they arrive, it returns the data of the first complete
+ * event its filter accepts (data lines joined with \n; comment, event:, id: and retry: lines carry no
+ * payload). Lines end at \n, \r\n or \r; a blank line ends an event. Data bytes are kept as bytes and
+ * decoded once per event, so a UTF-8 character split across reads is never mangled. The request path
+ * feeds it upstream reads (first-frame hold); the classifier feeds it a body's text. Not thread-safe.
  */
 public final class SseFrames {
-    private SseFrames() {
+    /** Any event with non-blank data (the first-frame hold judges even {@code [DONE]}). */
+    public static final Predicate<String> NON_BLANK = data -> !data.isBlank();
+    /** F-4: a frame that carries something: not blank, not {@code [DONE]}. */
+    public static final Predicate<String> MEANINGFUL = data -> !data.trim().isEmpty() && !data.trim().equals("[DONE]");
+
+    private final Predicate<String> wanted;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream(128);
+    private final ByteArrayOutputStream data = new ByteArrayOutputStream(256);
+    private boolean hasData;
+    private boolean afterCr;
+    private int bomLeft = 3;
+
+    public SseFrames(Predicate<String> wanted) {
+        this.wanted = wanted;
+    }
+
+    /** @return the data of the first accepted event completed by these bytes, else null */
+    public String feed(byte[] bytes, int offset, int length) {
+        int end = offset + length;
+        int start = skipBom(bytes, offset, end);
+        for (int i = start; i < end; i++) {
+            byte b = bytes[i];
+            if (b == '\n' && afterCr) {
+                afterCr = false; // the \n of a \r\n: the line already ended at the \r
+                start = i + 1;
+                continue;
+            }
+            afterCr = b == '\r';
+            if (b == '\n' || b == '\r') {
+                line.write(bytes, start, i - start);
+                start = i + 1;
+                String event = endLine();
+                if (event != null) {
+                    return event;
+                }
+            }
+        }
+        line.write(bytes, start, end - start);
+        return null;
+    }
+
+    /** The stream ended: an event cut off at the end still counts (lenient, F-4). */
+    public String finish() {
+        if (line.size() > 0) {
+            String event = endLine();
+            if (event != null) {
+                return event;
+            }
+        }
+        return endEvent();
+    }
+
+    /** A UTF-8 byte-order mark at the very start is not part of the first line. */
+    private int skipBom(byte[] bytes, int offset, int end) {
+        int i = offset;
+        while (bomLeft > 0 && i < end) {
+            if (bytes[i] != BOM[3 - bomLeft]) {
+                if (bomLeft < 3) {
+                    line.write(BOM, 0, 3 - bomLeft); // not a BOM after all: keep what was held back
+                }
+                bomLeft = 0;
+                return i;
+            }
+            bomLeft--;
+            i++;
+        }
+        return i;
+    }
+
+    private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+
+    private String endLine() {
+        bomLeft = 0;
+        byte[] l = line.toByteArray();
+        line.reset();
+        if (l.length == 0) {
+            return endEvent();
+        }
+        if (l.length >= 5 && l[0] == 'd' && l[1] == 'a' && l[2] == 't' && l[3] == 'a' && l[4] == ':') {
+            int from = l.length > 5 && l[5] == ' ' ? 6 : 5;
+            if (hasData) {
+                data.write('\n');
+            }
+            data.write(l, from, l.length - from);
+            hasData = true;
+        }
+        return null;
+    }
+
+    private String endEvent() {
+        if (!hasData) {
+            return null;
+        }
+        String payload = data.toString(StandardCharsets.UTF_8);
+        data.reset();
+        hasData = false;
+        return wanted.test(payload) ? payload : null;
     }
 
     /** True when the text looks like an SSE stream rather than a JSON document or plain text. */
@@ -15,30 +118,15 @@ public final class SseFrames {
                 || t.startsWith("retry:");
     }
 
-    /** The payload of the first meaningful data frame (data lines joined with \n), or null. */
+    /** The payload of the first meaningful data frame (a frame cut off at the end counts), or null. */
     public static String firstDataFrame(String body) {
         if (body == null) {
             return null;
         }
-        StringBuilder frame = new StringBuilder();
-        boolean inFrame = false;
-        String text = body.startsWith("\uFEFF") ? body.substring(1) : body;
-        for (String raw : text.split("\r\n|\r|\n", -1)) {
-            if (raw.isEmpty()) {
-                if (meaningful(frame, inFrame)) {
-                    return frame.toString();
-                }
-                frame.setLength(0);
-                inFrame = false;
-            } else if (raw.startsWith("data:")) {
-                String value = raw.substring(5);
-                value = value.startsWith(" ") ? value.substring(1) : value;
-                frame.append(inFrame ? "\n" : "").append(value);
-                inFrame = true;
-            }
-            // comment lines (":"), event:, id:, retry: carry no payload
-        }
-        return meaningful(frame, inFrame) ? frame.toString() : null;
+        SseFrames frames = new SseFrames(MEANINGFUL);
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        String found = frames.feed(bytes, 0, bytes.length);
+        return found != null ? found : frames.finish();
     }
 
     /**
@@ -49,25 +137,7 @@ public final class SseFrames {
         if (body == null) {
             return false;
         }
-        String normalized = body.replace("\r\n", "\n").replace('\r', '\n');
-        int from = 0;
-        while (true) {
-            int end = normalized.indexOf("\n\n", from);
-            if (end < 0) {
-                return false;
-            }
-            if (firstDataFrame(normalized.substring(0, end + 2)) != null) {
-                return true;
-            }
-            from = end + 1;
-        }
-    }
-
-    private static boolean meaningful(StringBuilder frame, boolean inFrame) {
-        if (!inFrame) {
-            return false;
-        }
-        String payload = frame.toString().trim();
-        return !payload.isEmpty() && !payload.equals("[DONE]");
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        return new SseFrames(MEANINGFUL).feed(bytes, 0, bytes.length) != null;
     }
 }
