@@ -129,9 +129,33 @@
       elt.focus();
     }
   });
+  /* aria-modal promises that Tab stays inside the open drawer: it wraps from the last field to the first
+     and back, and a focus that has wandered outside is brought back in */
+  var FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), '
+      + 'select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+  function keepTabInside(e, panel) {
+    var items = Array.prototype.filter.call(panel.querySelectorAll(FOCUSABLE), function (el) {
+      return el.offsetParent !== null || el === document.activeElement;
+    });
+    if (items.length === 0) {
+      return;
+    }
+    var first = items[0];
+    var last = items[items.length - 1];
+    var inside = panel.contains(document.activeElement);
+    if (!inside || (e.shiftKey && document.activeElement === first) || (!e.shiftKey && document.activeElement === last)) {
+      e.preventDefault();
+      (e.shiftKey ? last : first).focus();
+    }
+  }
   document.addEventListener('keydown', function (e) {
     if (e.key === 'Escape' || e.key === 'Esc' || e.keyCode === 27) {
       closeDrawer();
+      return;
+    }
+    var panel = drawerPanel();
+    if ((e.key === 'Tab' || e.keyCode === 9) && panel && !panel.hidden) {
+      keepTabInside(e, panel);
     }
   });
   document.addEventListener('click', function (e) {

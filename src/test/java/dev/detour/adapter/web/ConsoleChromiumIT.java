@@ -148,6 +148,11 @@ class ConsoleChromiumIT {
         wait(GENEROUS).until(d -> "drawer".equals(js("return document.activeElement.id;")));
         List<String> reached = tabThrough(12);
         assertTrue(reached.contains("name") && reached.contains("base_url"), "Tab reaches the form fields: " + reached);
+        for (int i = 0; i < 40; i++) { // aria-modal: Tab and Shift+Tab wrap inside the open drawer
+            new Actions(browser).sendKeys(i % 4 == 3 ? Keys.chord(Keys.SHIFT, Keys.TAB) : Keys.TAB).perform();
+            assertEquals(Boolean.TRUE, js("return document.getElementById('drawer-panel').contains(document.activeElement);"),
+                    "focus left the open drawer after " + (i + 1) + " presses");
+        }
 
         panel.findElement(By.id("tab-failure")).click();
         WebElement status = wait(GENEROUS).until(ExpectedConditions.visibilityOfElementLocated(
