@@ -55,7 +55,7 @@ class MyRoutesIT {
     }
 
     private static String state(HtmlPage page, long accountId) {
-        DomElement row = page.getElementById("route-m-" + accountId);
+        DomElement row = page.getElementById("route-m-chat_completions-" + accountId);
         assertNotNull(row, "route row of account " + accountId + " in " + page.asNormalizedText());
         return row.getAttribute("data-state") + "|" + row.querySelector("td.state").getTextContent().trim()
                 .replaceAll("\\s+", " ");
