@@ -106,10 +106,18 @@ public final class Router {
             return request;
         }
         Long sticky = load.bindings().lookup(call.key().id(), call.peek().sessionId(), call.peek().model(), now);
+        return withSiteSettings(request).withStickyAccount(sticky);
+    }
+
+    /** The site's selection settings (ceilings, latency samples) and the live load inputs; a preview uses them too. */
+    private SelectionRequest withSiteSettings(SelectionRequest request) {
+        if (load == null) {
+            return request;
+        }
         // the smart-key inputs (prices, route stats) and the load inputs (picks, cost ledger) together
         RankingInputs live = load.rankingInputs();
         RankingInputs inputs = request.inputs().withLastPickedAt(live.lastPickedAt()).withCostLedger(live.costLedger());
-        return request.withSettings(load.settings()).withInputs(inputs).withStickyAccount(sticky);
+        return request.withSettings(load.settings()).withInputs(inputs);
     }
 
     /** S-6: a bound account that is not among the planned candidates is unbound; the request falls through. */
@@ -136,8 +144,9 @@ public final class Router {
 
     /** E-2 route preview: what selection would do now for this key and model; calls no upstream. */
     public Plan preview(PoolSnapshot.View view, KeyEntry key, EndpointFamily family, String model, Instant now) {
-        return pipeline.plan(smartRequest(family, model, key.policy(), view), view.accounts(), view.models(), now,
-                random);
+        // the same site settings as live traffic, or the preview would judge ceilings and samples differently
+        return pipeline.plan(withSiteSettings(smartRequest(family, model, key.policy(), view)), view.accounts(),
+                view.models(), now, random);
     }
 
     /** S-1 request with the S-10 rules, prices and real-traffic stats (S-3). */
