@@ -12,6 +12,7 @@ import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Reply;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import org.htmlunit.WebClient;
 import org.htmlunit.html.DomElement;
 import org.htmlunit.html.HtmlForm;
@@ -94,13 +95,25 @@ class MyChecksIT {
         assertEquals("unavailable", state(my, "chat_completions", failing));
         assertEquals("available", state(my, "chat_completions", fine));
 
-        HtmlPage queued = checkNow(my);
+        CountDownLatch upstreamAnswers = new CountDownLatch(1);
+        bad.enqueue(Reply.chatCompletion().holdAt(Reply.BEFORE_HEADERS).releasedBy(upstreamAnswers));
+        HtmlPage queued = checkNow(my); // answered while the probe still waits for the upstream
         assertTrue(ConsolePages.path(queued).startsWith("/my?check=queued"), ConsolePages.path(queued));
         assertTrue(notice(queued).startsWith("my.check.queued|Checking 1 route(s) of m"), notice(queued));
-        bad.awaitRequests(2); // the probe reached the failed route; the request thread did not wait for it
+        bad.awaitRequests(2);
+        HtmlPage checking = reload();
+        assertEquals("checking", state(checking, "chat_completions", failing));
+        DomElement section = checking.getElementById("my-routes");
+        assertEquals("every 3s", section.getAttribute("hx-trigger"), "htmx refreshes the routes while a check runs");
+        org.htmlunit.WebRequest htmx = new org.htmlunit.WebRequest(new java.net.URL(gw.base() + "/my"));
+        htmx.setAdditionalHeader("HX-Request", "true");
+        String fragment = web.getPage(htmx).getWebResponse().getContentAsString().trim();
+        assertTrue(fragment.startsWith("<div id=\"my-routes\"") && !fragment.contains("<html"), fragment);
+        upstreamAnswers.countDown();
         assertEquals("ping", Gateway.read(bad.lastRequest().body()).path("messages").get(0).path("content").asText());
         Gateway.await(() -> "available".equals(state(reload(), "chat_completions", failing)),
                 "the failed route is available after its passing check");
+        assertEquals("", reload().getElementById("my-routes").getAttribute("hx-trigger"), "no polling when idle");
         JsonNode receipt = gw.events(2).stream().filter(e -> e.path("key_id").isNull()).findFirst().orElseThrow();
         assertEquals("healthcheck_probe", receipt.path("reason_code").asText(), "the probe leaves its receipt");
         assertEquals(failing, receipt.path("account_id").asLong());
