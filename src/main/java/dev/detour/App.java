@@ -70,6 +70,7 @@ import dev.detour.gateway.StateRecorder;
 import dev.detour.recovery.LeaderLease;
 import dev.detour.recovery.ModelTester;
 import dev.detour.recovery.ProbeBudget;
+import dev.detour.recovery.RouteChecks;
 import dev.detour.recovery.RecoveryScheduler;
 import dev.detour.server.ForwardedProtoCustomizer;
 import dev.detour.server.JettyServer;
@@ -215,7 +216,8 @@ public final class App implements AutoCloseable {
                 requestLog, snapshot::reload, modelAdmin).withSmartKeys(priceAdmin, blockAdmin).withRecovery(recoveryAdmin)
                 .withSettings(settings));
         Map<String, HttpServlet> smartRoutes = SmartRoutes.create(new SmartRoutes.Deps(consoleAuth, forwarder, router,
-                snapshot, smartKeys, leases, keyAdmin, priceAdmin, blockAdmin, requestLog, clock));
+                snapshot, smartKeys, leases, keyAdmin, priceAdmin, blockAdmin, requestLog,
+                new RouteChecks(modelTester, budget, probeExecutor, clock, RouteChecks.KEY_COOLDOWN), clock)); // E-1 check now
         // /keys/* is shared: the key list (console) and the per-key policy editor and rotate (smart keys)
         smartRoutes.put("/keys/*", new PathSplitServlet(Pattern.compile("^/[0-9]+/(policy|rotate)/?$"),
                 smartRoutes.get("/keys/*"), console.get("/keys/*")));

@@ -94,7 +94,7 @@ public final class Router {
         long retryAfter = plan.retryAfter() == null ? 0
                 : Math.max(1, (Duration.between(now, plan.retryAfter()).toMillis() + 999) / 1000);
         return new Decision(plan, new Refusal(error.httpStatus(), error.code(),
-                message(error, model, plan) + "; 0 attempts; request " + call.requestId(), retryAfter));
+                RefusalMessages.of(error, model, plan) + "; 0 attempts; request " + call.requestId(), retryAfter));
     }
 
     /**
@@ -106,10 +106,18 @@ public final class Router {
             return request;
         }
         Long sticky = load.bindings().lookup(call.key().id(), call.peek().sessionId(), call.peek().model(), now);
+        return withSiteSettings(request).withStickyAccount(sticky);
+    }
+
+    /** The site's selection settings (ceilings, latency samples) and the live load inputs; a preview uses them too. */
+    private SelectionRequest withSiteSettings(SelectionRequest request) {
+        if (load == null) {
+            return request;
+        }
         // the smart-key inputs (prices, route stats) and the load inputs (picks, cost ledger) together
         RankingInputs live = load.rankingInputs();
         RankingInputs inputs = request.inputs().withLastPickedAt(live.lastPickedAt()).withCostLedger(live.costLedger());
-        return request.withSettings(load.settings()).withInputs(inputs).withStickyAccount(sticky);
+        return request.withSettings(load.settings()).withInputs(inputs);
     }
 
     /** S-6: a bound account that is not among the planned candidates is unbound; the request falls through. */
@@ -121,23 +129,13 @@ public final class Router {
         load.bindings().unbind(call.key().id(), call.peek().sessionId(), call.peek().model(), sticky, now);
     }
 
-    private static String message(PoolErrorCode error, String model, Plan plan) {
-        return switch (error) {
-            case NO_ACCOUNTS -> "no enabled account is in the pool";
-            case MODEL_UNMATCHED -> "no account maps model " + model;
-            case MODEL_UNAVAILABLE -> "every account serving " + model + " has it paused or in error";
-            case NO_ELIGIBLE_ROUTE -> noEligibleRouteMessage(model, plan);
-            case HALTED -> "every group serving " + model + " is halted";
-            default -> error.code();
-        };
-    }
-
     // ---- issue 6 (smart keys): K-2 spend, S-10 blocks, S-3 inputs, P-10 state binding, E-2 preview ----
 
     /** E-2 route preview: what selection would do now for this key and model; calls no upstream. */
     public Plan preview(PoolSnapshot.View view, KeyEntry key, EndpointFamily family, String model, Instant now) {
-        return pipeline.plan(smartRequest(family, model, key.policy(), view), view.accounts(), view.models(), now,
-                random);
+        // the same site settings as live traffic, or the preview would judge ceilings and samples differently
+        return pipeline.plan(withSiteSettings(smartRequest(family, model, key.policy(), view)), view.accounts(),
+                view.models(), now, random);
     }
 
     /** S-1 request with the S-10 rules, prices and real-traffic stats (S-3). */
@@ -175,17 +173,6 @@ public final class Router {
     private static Refusal stateBoundRefusal(ClientCall call, long accountId) {
         return new Refusal(502, STATE_BOUND_UNAVAILABLE, "this request continues a response stored on one route,"
                 + " which cannot take it now; it is never sent elsewhere; 0 attempts; request " + call.requestId(), 0);
-    }
-
-    /** K-2: the message names the rejection reasons of the key's own policy. */
-    private static String noEligibleRouteMessage(String model, Plan plan) {
-        List<String> why = plan.policyRejectionReasons().stream().map(r -> switch (r) {
-            case REJECTED_RATIO_CEILING -> "above this key's price ceiling (rejected_ratio_ceiling)";
-            case REJECTED_ADMIN_BLOCK -> "blocked by the site operator (rejected_admin_block)";
-            case REJECTED_GROUP_SCOPE -> "outside this key's groups (rejected_group_scope)";
-            default -> r.wire();
-        }).toList();
-        return "this key's policy leaves no route for " + model + ": every route is " + String.join(" or ", why);
     }
 
     /** P-9: the union of client-facing names the key may reach; paused models are not hidden. */

@@ -14,4 +14,8 @@ public final class SmartCalls {
     public HttpResponse<String> chat(String key, String model) {
         return fx.chat(key, model);
     }
+
+    public HttpResponse<String> post(String key, String path, String body) {
+        return fx.post(key, path, body);
+    }
 }

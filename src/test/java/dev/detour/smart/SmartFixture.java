@@ -61,6 +61,28 @@ final class SmartFixture {
         }
     }
 
+    /** The key holder's view of one chat route on {@code /my} (state wire name, then its words), signed in afresh. */
+    String myRoute(String key, String model, long accountId) {
+        try (org.htmlunit.WebClient web = new org.htmlunit.WebClient()) {
+            web.getOptions().setJavaScriptEnabled(false);
+            web.getOptions().setCssEnabled(false);
+            web.addRequestHeader("Accept-Language", "en");
+            org.htmlunit.html.HtmlForm form = ((org.htmlunit.html.HtmlPage) web.getPage(gw.base() + "/my"))
+                    .getHtmlElementById("my-login");
+            form.getInputByName("key").setValue(key);
+            org.htmlunit.html.HtmlPage my = form.getOneHtmlElementByAttribute("button", "type", "submit").click();
+            String html = my.getWebResponse().getContentAsString();
+            if (html.contains("127.0.0.1") || html.contains("sk-test") || html.contains(key)) {
+                throw new AssertionError("/my shows a URL or a secret: " + html);
+            }
+            var row = my.getElementById("route-" + model + "-chat_completions-" + accountId);
+            return row == null ? "absent" : row.getAttribute("data-state") + "|"
+                    + row.querySelector("td.state").getTextContent().trim().replaceAll("\\s+", " ");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static String requestId(HttpResponse<?> response) {
         return response.headers().firstValue("x-detour-request-id").orElseThrow();
     }

@@ -96,8 +96,15 @@ class SmartRoutingIT {
         assertEquals(idB, cooling.path("account_id").asLong());
         assertEquals("rejected_cooling", cooling.path("reason").asText());
         assertEquals(10, cooling.path("retry_in_seconds").asLong(), "the key holder sees the time until retry");
+        assertEquals("unavailable|unavailable retry in 10 s", fx.myRoute(priceKey, "m", idB), "/my says so too");
+        assertEquals("available|available", fx.myRoute(priceKey, "m", idA));
+        JsonNode moved = gw.events(2).get(1);
+        assertEquals(idA, moved.path("account_id").asLong());
+        assertTrue(moved.path("rejections").toString().contains("{\"account_id\":" + idB
+                + ",\"reason\":\"rejected_cooling\""), "the event says why the cheap route was passed over: " + moved);
 
         gw.clock.advance(Duration.ofSeconds(11));
+        assertEquals("available|available", fx.myRoute(priceKey, "m", idB), "recovered on /my");
         fx.chat(priceKey, "m");
         assertEquals(2, b.requestCount(), "recovered: back on the cheap route");
         JsonNode back = gw.events(3).get(2);
@@ -147,6 +154,66 @@ class SmartRoutingIT {
         assertEquals(2, a.requestCount(), "priority still goes to a");
         JsonNode stableEvent = gw.events(23).get(21);
         assertEquals("selected_most_stable", stableEvent.path("reason_code").asText());
+    }
+
+    /** Every request of a latency key; returns the account that served it. */
+    private long latencyRequest(String key) {
+        HttpResponse<String> r = fx.chat(key, "m");
+        assertEquals(200, r.statusCode());
+        JsonNode event = gw.events(++latencyRequests).get(latencyRequests - 1);
+        assertEquals(SmartFixture.requestId(r), event.path("id").asText());
+        return event.path("account_id").asLong();
+    }
+
+    private int latencyRequests;
+
+    @Test
+    void aLatencyKeyPicksTheFastestRouteOnceItHasEnoughSamplesAndExploresANewRouteInsteadOfStarvingIt() {
+        // the fakes' own first-byte delay makes the TTFTs differ; the test thread never sleeps
+        Reply slowAnswer = Reply.chatCompletion().frameDelay(Duration.ofMillis(300));
+        b.handler(request -> slowAnswer);
+        long idB = fx.account("b", b, "default", 0, "m", "up-b"); // first by priority, but slow
+        long idA = fx.account("a", a, "default", 1, "m", "up-a");
+        gw.app.load().useSettings(gw.app.load().settings().withLatency(3, 1000)); // 3 samples; always explore
+        String key = fx.key("{\"name\":\"quick\",\"strategy\":\"latency\"}");
+
+        List<Long> served = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            served.add(latencyRequest(key));
+        }
+        assertEquals(List.of(idB, idA, idB, idA, idB, idA), served, "unknown routes share the first samples");
+        for (int i = 0; i < 6; i++) {
+            assertEquals(idA, latencyRequest(key), "both known: the fastest p95 TTFT wins");
+        }
+        assertEquals(3, b.requestCount());
+        assertTrue(gw.app.smartKeys().stats().of(idB, "up-b").p95TtftMs() >= 300);
+        assertEquals("selected_fastest", gw.events(12).get(11).path("reason_code").asText());
+
+        c.handler(request -> slowAnswer);
+        long idC = fx.account("c", c, "default", 2, "m", "up-c");
+        for (int i = 0; i < 3; i++) {
+            assertEquals(idC, latencyRequest(key), "a new route is explored until it has its samples");
+        }
+        assertEquals(idA, latencyRequest(key), "then it is ranked by what it showed");
+        JsonNode preview = SmartFixture.json(fx.post(key, "/v1/detour/route-preview", "{\"model\":\"m\"}"));
+        assertEquals(idA, preview.path("candidates").get(0).path("account_id").asLong(), preview.toString());
+        assertEquals(3, c.requestCount());
+    }
+
+    @Test
+    void thePreviewAndTheRoutePageJudgeTheSiteDefaultCeilingAsLiveTrafficDoes() {
+        fx.group("pricey", 2_000_000);
+        long cheap = fx.account("a", a, "default", 1, "m", "up-a");
+        long pricey = fx.account("b", b, "pricey", 0, "m", "up-b");
+        gw.admin("PUT", "/settings", "{\"default_max_ratio_ppm\":1500000}");
+        String key = fx.key("{\"name\":\"inherits\"}");
+
+        JsonNode preview = SmartFixture.json(fx.post(key, "/v1/detour/route-preview", "{\"model\":\"m\"}"));
+        assertEquals(cheap, preview.path("candidates").get(0).path("account_id").asLong(), preview.toString());
+        assertEquals("rejected_ratio_ceiling", preview.path("rejections").get(0).path("reason").asText());
+        assertTrue(fx.myRoute(key, "m", pricey).startsWith("over_ceiling|"));
+        assertEquals(200, fx.chat(key, "m").statusCode());
+        assertEquals(0, b.requestCount(), "live traffic agrees with the preview");
     }
 
     @Test

@@ -98,7 +98,10 @@ public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, 
         return new Reply(kind, status, headers, body, frames, false, frameDelay, holdAt, release);
     }
 
-    /** A pause before each SSE frame (a scripted upstream pace for demos and benchmarks). */
+    /**
+     * A pause before each SSE frame, or before a plain body's first byte (a slow TTFT): a scripted
+     * upstream pace for demos, benchmarks and latency ranking.
+     */
     public Reply frameDelay(Duration delay) {
         return new Reply(kind, status, headers, body, frames, done, delay, holdAt, release);
     }

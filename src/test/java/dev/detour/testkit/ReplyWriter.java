@@ -46,6 +46,7 @@ final class ReplyWriter {
         }
         switch (reply.kind()) {
             case BODY -> {
+                pause(reply); // a plain body's slow first byte (its TTFT)
                 response.getHeaders().put(HttpHeader.CONTENT_LENGTH, reply.body().length);
                 write(true, ByteBuffer.wrap(reply.body()));
                 callback.succeeded();

@@ -6,6 +6,8 @@ import dev.detour.admin.RequestLog;
 import dev.detour.gateway.Explanations;
 import dev.detour.gateway.KeyEntry;
 import dev.detour.gateway.RouteStates;
+import dev.detour.core.selection.ModelCatalog;
+import dev.detour.recovery.RouteChecks;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -65,7 +67,10 @@ final class MyRoutesServlet extends HttpServlet {
         model.put("nextCursor", page.nextCursor());
         model.put("filterModel", filter);
         model.put("myCsrf", session.get().csrf());
-        view.render(request, response, "my/routes", model, null);
+        model.put("anyChecking", anyChecking(model.get("models")));
+        CheckNotice.fromQuery(request).ifPresent(n -> model.put("checkNotice", n));
+        // htmx polls only the route section while a check runs
+        view.render(request, response, "my/routes", model, "routes");
     }
 
     @Override
@@ -83,6 +88,9 @@ final class MyRoutesServlet extends HttpServlet {
                 return;
             }
             sessions.signIn(response, key.id());
+        } else if (path.equals("/check")) {
+            check(request, response);
+            return;
         } else if (path.equals("/logout")) {
             var session = sessions.current(request);
             if (session.isPresent() && !MySessions.csrfValid(session.get(), request)) {
@@ -96,6 +104,34 @@ final class MyRoutesServlet extends HttpServlet {
         }
         response.setStatus(303);
         response.setHeader("Location", "/my");
+    }
+
+    /** E-1 "check now": queues probes of the model's routes and answers at once (303 back with a notice). */
+    private void check(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        var session = sessions.current(request);
+        KeyEntry key = session.map(s -> keyById(s.keyId())).orElse(null);
+        if (key == null || !MySessions.csrfValid(session.get(), request)) {
+            response.sendError(403, "sign in again; the session or its CSRF token is missing");
+            return;
+        }
+        String model = blankToNull(request.getParameter("model"));
+        var view = deps.snapshot().view();
+        if (model == null || !ModelCatalog.clientModels(view.accounts(), key.policy()).contains(model)) {
+            response.sendError(404, "this key has no such model");
+            return;
+        }
+        List<RouteChecks.Target> targets = new ArrayList<>();
+        states.of(view, key, model, deps.clock().instant()).checkable().forEach(r -> targets.add(
+                new RouteChecks.Target(view.byId().get(r.accountId()), model, r.modelKey())));
+        RouteChecks.Answer answer = deps.checks().ask(key.id(), targets);
+        response.setStatus(303);
+        response.setHeader("Location", CheckNotice.location(model, answer));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static boolean anyChecking(Object models) {
+        return ((List<RouteStates.ModelRoutes>) models).stream().flatMap(m -> m.families().stream())
+                .flatMap(f -> f.routes().stream()).anyMatch(r -> r.state() == RouteStates.State.CHECKING);
     }
 
     private void loginPage(HttpServletRequest request, HttpServletResponse response, String errorKey)

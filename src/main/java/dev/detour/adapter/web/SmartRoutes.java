@@ -13,6 +13,7 @@ import dev.detour.gateway.PoolSnapshot;
 import dev.detour.gateway.RouteStates;
 import dev.detour.gateway.Router;
 import dev.detour.gateway.SmartKeys;
+import dev.detour.recovery.RouteChecks;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -26,7 +27,7 @@ import java.util.Set;
 public final class SmartRoutes {
     public record Deps(ConsoleSessionAuth auth, Forwarder forwarder, Router router, PoolSnapshot snapshot,
             SmartKeys smart, Leases leases, KeyAdmin keys, PriceAdmin prices, BlockAdmin blocks,
-            RequestLog requests, Clock clock) {
+            RequestLog requests, RouteChecks checks, Clock clock) {
     }
 
     private SmartRoutes() {
@@ -40,7 +41,7 @@ public final class SmartRoutes {
         routes.put("/v1/detour/*", new DetourApiServlet(d.forwarder(), d.router(), d.snapshot(), explanations,
                 d.requests(), d.clock()));
         routes.put("/my/*", new MyRoutesServlet(d, view, new MySessions(d.clock()), explanations,
-                new RouteStates(d.router(), d.smart(), d.leases())));
+                new RouteStates(d.router(), d.smart(), d.leases(), d.checks()::probing)));
         routes.put("/keys/*", new ConsoleGate(new KeyPolicyServlet(d.keys(), d.snapshot(), view), d.auth(), view));
         routes.put("/prices", new ConsoleGate(new PricesServlet(d.prices(), d.snapshot(), view), d.auth(), view));
         routes.put("/blocks", new ConsoleGate(new BlocksServlet(d.blocks(), d.snapshot(), view), d.auth(), view));

@@ -1,9 +1,11 @@
 package dev.detour.core.selection;
 
 import dev.detour.core.account.Account;
+import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.ModelMapping;
 import dev.detour.core.keys.KeyPolicy;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -15,6 +17,11 @@ import java.util.TreeSet;
  */
 public final class ModelCatalog {
     private ModelCatalog() {
+    }
+
+    /** S-1 step 3: the families an account serves — its own list, else its platform's defaults. */
+    public static Set<EndpointFamily> servedFamilies(Account account) {
+        return account.families() != null ? account.families() : account.platform().defaultFamilies();
     }
 
     public static List<String> clientModels(List<Account> accounts, KeyPolicy policy) {

@@ -7,7 +7,6 @@ import dev.detour.core.account.ModelKey;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * S-1 steps 1–4 over the whole pool, one account at a time, each left-out account recorded with
@@ -77,9 +76,7 @@ final class Screening {
         if (!isLoadable(account)) {
             return ReasonCode.REJECTED_ACCOUNT_STATUS;
         }
-        Set<EndpointFamily> families = account.families() != null
-                ? account.families() : account.platform().defaultFamilies();
-        return families.contains(family) ? null : ReasonCode.REJECTED_CONTRACT_MISMATCH;
+        return ModelCatalog.servedFamilies(account).contains(family) ? null : ReasonCode.REJECTED_CONTRACT_MISMATCH;
     }
 
     /** Step 2: enabled, not archived, status ok (not even warning), quota unknown or left. */

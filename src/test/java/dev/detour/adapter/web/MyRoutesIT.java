@@ -55,7 +55,7 @@ class MyRoutesIT {
     }
 
     private static String state(HtmlPage page, long accountId) {
-        DomElement row = page.getElementById("route-m-" + accountId);
+        DomElement row = page.getElementById("route-m-chat_completions-" + accountId);
         assertNotNull(row, "route row of account " + accountId + " in " + page.asNormalizedText());
         return row.getAttribute("data-state") + "|" + row.querySelector("td.state").getTextContent().trim()
                 .replaceAll("\\s+", " ");
@@ -152,6 +152,43 @@ class MyRoutesIT {
             assertNotNull(signInToMy(other, created.path("key").asText()).getElementById("my-login-error"),
                     "the old secret stopped working");
         }
+    }
+
+    @Test
+    void aKeyCreatedInTheConsoleGetsItsPolicyAfterValidationErrorsAndItsSecretSignsInToTheRoutePage()
+            throws Exception {
+        gw.admin("POST", "/groups", "{\"name\":\"pricey\",\"ratio_ppm\":3000000}");
+        long cheap = account("a", "default", 0);
+        long pricey = account("b", "pricey", 1);
+        ConsolePages.signIn(web, gw.base());
+        HtmlForm create = ((HtmlPage) web.getPage(gw.base() + "/keys")).getHtmlElementById("key-form");
+        create.getInputByName("name").setValue("carol");
+        HtmlPage created = create.getOneHtmlElementByAttribute("button", "type", "submit").click();
+        String secret = created.getElementById("created-key").getTextContent().trim();
+        assertTrue(secret.startsWith("dtr-"), secret);
+        DomElement row = created.getElementById("keys-table").querySelectorAll("tbody tr").stream()
+                .map(n -> (DomElement) n).filter(r -> r.getTextContent().contains("carol")).findFirst().orElseThrow();
+        HtmlPage policy = ((org.htmlunit.html.HtmlAnchor) row.querySelector("a.key-policy")).click();
+
+        HtmlForm form = policy.getHtmlElementById("policy-form");
+        form.getSelectByName("strategy").setSelectedAttribute("price", true);
+        form.getInputByName("max_ratio_ppm").setValue("-5");
+        form.getInputByName("allowed_models").setValue("m");
+        HtmlPage invalid = form.getOneHtmlElementByAttribute("button", "type", "submit").click();
+        assertEquals(422, invalid.getWebResponse().getStatusCode());
+        assertTrue(invalid.getElementById("policy-error").getTextContent().contains("validation.key_policy.max_ratio_ppm"),
+                invalid.getElementById("policy-error").getTextContent());
+        HtmlForm again = invalid.getHtmlElementById("policy-form");
+        again.getSelectByName("strategy").setSelectedAttribute("price", true);
+        again.getInputByName("max_ratio_ppm").setValue("2000000");
+        again.getInputByName("allowed_models").setValue("m");
+        assertNotNull(((HtmlPage) again.getOneHtmlElementByAttribute("button", "type", "submit").click())
+                .getElementById("policy-saved"));
+
+        HtmlPage my = signInToMy(secret);
+        assertEquals("unsampled|not sampled yet", state(my, cheap));
+        assertEquals("over_ceiling|over your price ceiling", state(my, pricey), "the saved ceiling applies");
+        assertTrue(my.getElementById("my-logout").getTextContent().contains("carol"));
     }
 
     @Test

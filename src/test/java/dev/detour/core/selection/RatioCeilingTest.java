@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.detour.core.account.Account;
 import dev.detour.core.keys.GroupScope;
 import dev.detour.core.keys.KeyPolicy;
+import dev.detour.core.keys.KeyStrategy;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -59,6 +60,28 @@ class RatioCeilingTest {
         for (Account a : POOL) {
             boolean over = !parseIds(planned).contains(a.id());
             assertEquals(over ? ReasonCode.REJECTED_RATIO_CEILING : null, plan.rejectionOf(a.id()));
+        }
+    }
+
+    // seed §6.5's table when the 0.02x route fails: 0.05x has nothing else (the failing route is
+    // only the S-2 fallback, the others are explained as over the ceiling); 0.10x moves up to 0.08x;
+    // 0.20x keeps the whole three-tier failover
+    @ParameterizedTest(name = "ceiling {0}, the 0.02x route cooling → [{1}] {2}")
+    @CsvSource({
+        "50000, 1, probe_fallback_soonest_recovery, 1:- 2:rejected_ratio_ceiling 3:rejected_ratio_ceiling",
+        "100000, 2, selected_lowest_price, 1:rejected_cooling 2:- 3:rejected_ratio_ceiling",
+        "200000, 2 3, selected_lowest_price, 1:rejected_cooling 2:- 3:-"})
+    void theSeedsCeilingTableWhenTheCheapRouteFails(long ceiling, String planned, String reason, String rejections) {
+        List<Account> pool = List.of(account(1).group(1).serves(MODEL).coolingUntil(NOW.plusSeconds(30)).build(),
+                POOL.get(1), POOL.get(2));
+        SelectionRequest request = withCeiling(ceiling, 0, 0);
+        Plan plan = plan(request.withPolicy(request.keyPolicy().withStrategy(KeyStrategy.PRICE)), pool);
+
+        assertEquals(parseIds(planned), ids(plan));
+        assertEquals(reason, plan.reason().wire());
+        for (String expected : rejections.split(" ")) {
+            ReasonCode got = plan.rejectionOf(Long.parseLong(expected.substring(0, 1)));
+            assertEquals(expected, expected.charAt(0) + ":" + (got == null ? "-" : got.wire()));
         }
     }
 

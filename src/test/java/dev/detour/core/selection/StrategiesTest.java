@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -87,6 +88,45 @@ class StrategiesTest {
 
         for (long seed = 0; seed < 10; seed++) {
             assertEquals(ids(plan(request(strategy), seed, POOL)), ids(plan(request(strategy), seed, reversed)));
+        }
+    }
+
+    @ParameterizedTest(name = "{0} → {1}, {2}")
+    @CsvSource({
+        // the sticky account 3 is kept within the affinity premium; then S-4's weighted pick (seed 5)
+        "PRIORITY, 3 4 1 2, kept_session_affinity",
+        // known prices by ratio × price (4: 1.2 × 3 < 2: 0.6 × 15), then unknown prices by ratio, priority
+        "PRICE, 4 2 1 3, selected_lowest_price",
+        // smoothed success: 2 (9/10) > 1 (51/57) > 3 (unknown, 1/2) > 4 (2/12)
+        "STABILITY, 2 1 3 4, selected_most_stable",
+        // p95 on ≥ 20 samples: 2 (300 ms) < 1 (700 ms); unknown follow, least sampled then priority
+        "LATENCY, 2 1 4 3, selected_fastest",
+        // stability 45 / price 40 / latency 15
+        "BALANCED, 2 4 1 3, selected_balanced",
+        // the key's group order 3, 2, then the remaining group
+        "MANUAL, 4 2 1 3, selected_manual_order"})
+    void eachStrategyOrdersTheFixedCatalogueWithItsReasonCode(KeyStrategy strategy, String order, String reason) {
+        Plan plan = plan(request(strategy), 5, POOL);
+
+        assertEquals(order + " " + reason, ids(plan).stream().map(String::valueOf).collect(
+                java.util.stream.Collectors.joining(" ")) + " " + plan.reason().wire());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(KeyStrategy.class)
+    void aBlockedRouteIsNeverChosenEvenWhenItWouldWinEveryRanking(KeyStrategy strategy) {
+        List<Account> pool = List.of(account(1).group(1).maps(MODEL, "up-1").coolingUntil(NOW.plusSeconds(5)).build(),
+                account(8).group(2).maps(MODEL, "up-8").build());
+        RankingInputs best = new RankingInputs(Map.of(new ModelStateKey(8, "up-8"), new RouteStats(100, 0, 50L, 100)),
+                Map.of("up-8", new ModelPrice(1, 1)), Map.of(), Map.of());
+        SelectionRequest request = SOL.withPolicy(KeyPolicy.UNRESTRICTED.withStrategy(strategy)
+                .withManualGroupOrder(List.of(2L))).withGroups(groups(1, 1_000_000, 2, 100_000)).withInputs(best)
+                .withStickyAccount(8L).withBlockRules(List.of(BlockRule.account(8)));
+
+        for (long seed = 0; seed < 20; seed++) {
+            Plan plan = plan(request, seed, pool);
+            assertEquals(List.of(1L), ids(plan), "only the cooling route, as the S-2 fallback");
+            assertEquals(ReasonCode.REJECTED_ADMIN_BLOCK, plan.rejectionOf(8));
         }
     }
 
