@@ -8,12 +8,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.testkit.Bodies;
 import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
+import dev.detour.testkit.RawHttpClient;
 import dev.detour.testkit.Reply;
-import java.io.BufferedReader;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
@@ -115,15 +114,15 @@ class StreamingIT {
         CountDownLatch release = new CountDownLatch(1);
         String usageChunk = "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
                 + "\"delta\":{\"content\":\"x\"}}],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":3}}";
-        a.enqueue(Reply.sse(List.of(Bodies.chatRoleChunk(), usageChunk, Bodies.chatChunk("more")))
-                .holdAt(2).releasedBy(release));
-        HttpResponse<InputStream> response = gw.postStreaming("/v1/chat/completions", STREAM);
-        BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
-        String line;
-        while ((line = reader.readLine()) != null && !line.contains("prompt_tokens")) {
-            // read until the usage frame arrived
+        List<String> frames = new ArrayList<>(List.of(Bodies.chatRoleChunk(), usageChunk));
+        for (int i = 0; i < 20; i++) { // several writes after the close: the first may still be accepted
+            frames.add(Bodies.chatChunk("more " + i));
         }
-        response.body().close();
+        a.enqueue(Reply.sse(frames).holdAt(2).releasedBy(release).frameDelay(Duration.ofMillis(2)));
+        // a plain socket, so the cancel is a closed connection at once (an HttpClient closes it later)
+        try (RawHttpClient client = RawHttpClient.post(gw.app.port(), gw.key(), STREAM)) {
+            client.awaitLineContaining("prompt_tokens");
+        }
         release.countDown();
         List<JsonNode> events = gw.events(1);
         JsonNode event = events.get(0);

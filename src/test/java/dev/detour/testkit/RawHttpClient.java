@@ -47,6 +47,14 @@ public final class RawHttpClient implements AutoCloseable {
         }
     }
 
+    /** Reads until a line containing {@code text} arrived (or the server closed). */
+    public void awaitLineContaining(String text) throws IOException {
+        String line;
+        while ((line = readLine()) != null && !line.contains(text)) {
+            // headers, chunk sizes and earlier frames
+        }
+    }
+
     /** Everything this client received, from the status line on, once the server closed. */
     public String readToEnd() throws IOException {
         while (readLine() != null) {
