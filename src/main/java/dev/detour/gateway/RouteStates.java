@@ -138,7 +138,8 @@ public final class RouteStates {
             return State.CHECKING;
         }
         Account a = c.account();
-        if (a.maxInFlight() > 0 && leases.inFlight(a.id()) >= a.maxInFlight()) {
+        int limit = router.capacityShare(a.maxInFlight()); // S-5: this instance's share, as the Forwarder enforces
+        if (limit > 0 && leases.inFlight(a.id()) >= limit) {
             return State.BUSY;
         }
         return smart.stats().of(a.id(), c.modelKey()) == null ? State.UNSAMPLED : State.AVAILABLE;

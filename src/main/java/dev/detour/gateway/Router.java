@@ -66,6 +66,11 @@ public final class Router {
         this.load = load;
     }
 
+    /** S-5: how many requests this instance may have in flight at an account with {@code maxInFlight}. */
+    public int capacityShare(int maxInFlight) {
+        return load == null ? maxInFlight : load.capacityShare(maxInFlight);
+    }
+
     public Decision decide(PoolSnapshot.View view, ClientCall call, Instant now) {
         String model = call.peek().model();
         var policy = call.key().policy();

@@ -1,0 +1,25 @@
+package dev.detour.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.detour.core.selection.SelectionPipeline;
+import org.junit.jupiter.api.Test;
+
+/** S-5: /my's "busy" and the Forwarder's lease both use this instance's share of max_in_flight. */
+class RouterCapacityShareTest {
+    @Test
+    void withTwoInstancesEachHoldsTheRoundedUpHalfAndUnlimitedStaysUnlimited() {
+        LoadState load = new LoadState(null, null);
+        load.useInstances(2);
+        Router router = new Router(new SelectionPipeline(), null, load);
+
+        assertEquals(2, router.capacityShare(3));
+        assertEquals(1, router.capacityShare(1));
+        assertEquals(0, router.capacityShare(0));
+    }
+
+    @Test
+    void withoutLoadStateTheConfiguredLimitIsTheShare() {
+        assertEquals(3, new Router(new SelectionPipeline(), null, (LoadState) null).capacityShare(3));
+    }
+}
