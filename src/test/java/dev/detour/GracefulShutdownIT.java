@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.testkit.Bodies;
-import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
+import dev.detour.testkit.OneUpstreamCase;
 import dev.detour.testkit.Reply;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestApp;
@@ -24,28 +24,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** O-5 + N-4: shutdown during 20 in-flight streams lets them finish and writes their 20 events. */
-class GracefulShutdownIT {
+class GracefulShutdownIT extends OneUpstreamCase {
     private static final int STREAMS = 20;
-    private Gateway gw;
-    private FakeUpstream upstream;
-
-    @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        upstream = FakeUpstream.start();
-    }
-
-    @AfterEach
-    void stop() {
-        gw.close();
-        upstream.close();
-    }
-
     private static boolean accepting(int port) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);

@@ -4,34 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
+import dev.detour.testkit.OneUpstreamCase;
 import dev.detour.testkit.Reply;
 import dev.detour.testkit.Rows;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** U-5 settings through GET/PUT /admin/api/settings: validation codes, storage, live application. */
-class SiteSettingsIT {
-    private Gateway gw;
-    private FakeUpstream upstream;
-
-    @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        upstream = FakeUpstream.start();
-    }
-
-    @AfterEach
-    void stop() {
-        gw.close();
-        upstream.close();
-    }
-
+class SiteSettingsIT extends OneUpstreamCase {
     @ParameterizedTest(name = "{0} → {1}")
     @CsvSource(delimiter = '|', value = {
         "{\"read_timeout_seconds\":0}                  | validation.settings.read_timeout_seconds",

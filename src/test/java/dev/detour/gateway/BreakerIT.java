@@ -5,37 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.App;
 import dev.detour.testkit.FakeUpstream;
-import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Reply;
 import dev.detour.testkit.TestApp;
+import dev.detour.testkit.TwoUpstreamsCase;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** C-6 end to end: threshold, ladder, half-open trial, success reset; exponential backoff across a restart. */
-class BreakerIT {
+class BreakerIT extends TwoUpstreamsCase {
     private static final String MAPS = "[{\"from\":\"gpt-5.6-sol\",\"to\":\"upstream-sol\"}]";
-    private Gateway gw;
-    private FakeUpstream a;
-    private FakeUpstream b;
-
-    @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        a = FakeUpstream.start();
-        b = FakeUpstream.start();
-    }
-
-    @AfterEach
-    void stop() {
-        gw.close();
-        a.close();
-        b.close();
-    }
 
     @Test
     void thirdConsecutiveFailureOpensForThirtyMinutesThenOneHalfOpenTrialThenSuccessResets() {

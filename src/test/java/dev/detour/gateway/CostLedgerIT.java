@@ -5,36 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.detour.core.selection.CostEma;
 import dev.detour.core.selection.ModelStateKey;
 import dev.detour.testkit.Bodies;
-import dev.detour.testkit.FakeUpstream;
-import dev.detour.testkit.Gateway;
+import dev.detour.testkit.OneUpstreamCase;
 import dev.detour.testkit.Reply;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** S-7: the cost an upstream reports in usage feeds the EMA, buffered or streamed, in either protocol. */
-class CostLedgerIT {
+class CostLedgerIT extends OneUpstreamCase {
     private static final String MAPS = "[{\"from\":\"gpt-5.6-sol\",\"to\":\"upstream-sol\"}]";
-    private Gateway gw;
-    private FakeUpstream upstream;
-
-    @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        upstream = FakeUpstream.start();
-    }
-
-    @AfterEach
-    void stop() {
-        gw.close();
-        upstream.close();
-    }
-
     private CostEma ledger(long accountId) {
         return gw.app.load().rankingInputs().costLedger().get(new ModelStateKey(accountId, "upstream-sol"));
     }

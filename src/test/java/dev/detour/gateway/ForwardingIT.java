@@ -6,42 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.RecordedRequest;
 import dev.detour.testkit.Reply;
+import dev.detour.testkit.TwoUpstreamsCase;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** P-1…P-3, P-8, F-1 end to end: the real App, a real MariaDB, real fake upstreams on loopback. */
-class ForwardingIT {
+class ForwardingIT extends TwoUpstreamsCase {
     private static final String MAPS = "[{\"from\":\"gpt-5.6-sol\",\"to\":\"upstream-sol\"},"
             + "{\"from\":\"glm-5.3\",\"to\":\"upstream-glm\"}]";
     private static final String FAST_RETRY = "{\"failure_policy\":{\"retry_count\":1,\"retry_interval_ms\":0,"
             + "\"cooldown_enabled\":true,\"cooldown_seconds\":10}}";
-    private Gateway gw;
-    private FakeUpstream a;
-    private FakeUpstream b;
-
-    @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        a = FakeUpstream.start();
-        b = FakeUpstream.start();
-    }
-
-    @AfterEach
-    void stop() {
-        gw.close();
-        a.close();
-        b.close();
-    }
-
     @Test
     void successIsRelayedWithTheModelRewrittenAndUpstreamAuthInjected() {
         gw.account("a", a, MAPS, FAST_RETRY);

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.testkit.Bodies;
-import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Reply;
+import dev.detour.testkit.TwoUpstreamsCase;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -15,30 +15,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** S-4 min pick gap live in the gateway; S-5 capacity overflow without any failure recorded. */
-class LoadDistributionIT {
+class LoadDistributionIT extends TwoUpstreamsCase {
     private static final String MAPS = "[{\"from\":\"gpt-5.6-sol\",\"to\":\"upstream-sol\"}]";
-    private Gateway gw;
-    private FakeUpstream a;
-    private FakeUpstream b;
-
-    @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        a = FakeUpstream.start();
-        b = FakeUpstream.start();
-    }
-
-    @AfterEach
-    void stop() {
-        gw.close();
-        a.close();
-        b.close();
-    }
 
     @Test
     void twoQuickRequestsAreSpreadAcrossTwoEqualAccountsByTheMinPickGap() {

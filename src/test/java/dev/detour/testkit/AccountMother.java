@@ -79,6 +79,12 @@ public final class AccountMother {
         return this;
     }
 
+    /** Adds every mapping of an already built set. */
+    public AccountMother maps(ModelMappings value) {
+        mappings.addAll(value.entries());
+        return this;
+    }
+
     /** Adds identity mappings: the account serves exactly these names under their own names. */
     public AccountMother serves(String... models) {
         for (String model : models) {

@@ -10,6 +10,7 @@ import dev.detour.core.account.ModelMappings;
 import dev.detour.core.account.RecoveryRule;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /** The structured members of an account body, each validated by its own rules (C-1, R-2, C-6). */
 final class PolicyJson {
@@ -35,23 +36,19 @@ final class PolicyJson {
 
     /** C-1: a partial object keeps the defaults for missing fields. */
     static FailurePolicy failurePolicy(JsonFields body) {
-        String code = FailurePolicy.ERROR_CODE;
-        JsonFields p = body.object("failure_policy", code);
-        if (p == null) {
-            return null;
-        }
-        return FailurePolicy.withDefaults(p.integer("retry_count", code), p.integer("retry_interval_ms", code),
+        return member(body, "failure_policy", FailurePolicy.ERROR_CODE, (p, code) -> FailurePolicy.withDefaults(
+                p.integer("retry_count", code), p.integer("retry_interval_ms", code),
                 p.bool("cooldown_enabled", code), p.integer("cooldown_seconds", code),
                 p.integer("semantic_error_threshold", code), p.bool("error_status_enabled", code),
-                p.bool("honor_retry_after", code), p.integer("retry_after_cap_seconds", code));
+                p.bool("honor_retry_after", code), p.integer("retry_after_cap_seconds", code)));
     }
 
     static RecoveryRule recovery(JsonFields body) {
-        JsonFields r = body.object("recovery", "validation.recovery_mode");
-        if (r == null) {
-            return null;
-        }
-        String mode = r.text("mode", "validation.recovery_mode");
+        return member(body, "recovery", "validation.recovery_mode", PolicyJson::recoveryRule);
+    }
+
+    private static RecoveryRule recoveryRule(JsonFields r, String code) {
+        String mode = r.text("mode", code);
         if ("off".equals(mode)) {
             return RecoveryRule.OFF;
         }
@@ -62,27 +59,22 @@ final class PolicyJson {
             Integer minutes = r.integer("probe_interval_minutes", "validation.recovery_probe_interval");
             return new RecoveryRule.Healthcheck(minutes != null ? minutes : RecoveryRule.Healthcheck.DEFAULT_MINUTES);
         }
-        throw new ValidationException("validation.recovery_mode", "recovery.mode",
-                "recovery mode must be off, scheduled or healthcheck");
+        throw new ValidationException(code, "recovery.mode", "recovery mode must be off, scheduled or healthcheck");
     }
 
     static BreakerPolicy breaker(JsonFields body) {
-        String code = BreakerPolicy.ERROR_CODE;
-        JsonFields b = body.object("breaker", code);
-        if (b == null) {
-            return null;
-        }
-        return BreakerPolicy.withDefaults(b.bool("enabled", code), b.integer("threshold", code),
-                b.integers("ladder_seconds", code));
+        return member(body, "breaker", BreakerPolicy.ERROR_CODE, (b, code) -> BreakerPolicy.withDefaults(
+                b.bool("enabled", code), b.integer("threshold", code), b.integers("ladder_seconds", code)));
     }
 
     static BackoffPolicy backoff(JsonFields body) {
-        String code = BackoffPolicy.ERROR_CODE;
-        JsonFields b = body.object("backoff", code);
-        if (b == null) {
-            return null;
-        }
-        return BackoffPolicy.withDefaults(b.text("mode", code), b.integer("base_seconds", code),
-                b.integer("cap_seconds", code));
+        return member(body, "backoff", BackoffPolicy.ERROR_CODE, (b, code) -> BackoffPolicy.withDefaults(
+                b.text("mode", code), b.integer("base_seconds", code), b.integer("cap_seconds", code)));
+    }
+
+    /** The object member {@code name} read by {@code read}, or null when the body leaves it out. */
+    private static <T> T member(JsonFields body, String name, String code, BiFunction<JsonFields, String, T> read) {
+        JsonFields member = body.object(name, code);
+        return member == null ? null : read.apply(member, code);
     }
 }

@@ -1,11 +1,10 @@
 package dev.detour.adapter.api;
 
+import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Plain JDBC against the shared test database: to look behind the API or corrupt a column on purpose. */
@@ -31,15 +30,6 @@ final class Sql {
     }
 
     static List<String> strings(String sql) {
-        try (Connection c = TestDatabase.database().dataSource().getConnection(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery(sql)) {
-            List<String> out = new ArrayList<>();
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-            return out;
-        } catch (SQLException e) {
-            throw new IllegalStateException(sql, e);
-        }
+        return Rows.strings(sql);
     }
 }

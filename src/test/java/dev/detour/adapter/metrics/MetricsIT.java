@@ -5,38 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.App;
 import dev.detour.config.DetourConfig;
-import dev.detour.testkit.FakeUpstream;
-import dev.detour.testkit.Gateway;
+import dev.detour.testkit.OneUpstreamCase;
 import dev.detour.testkit.Reply;
 import dev.detour.testkit.TestApp;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** O-2: /metrics is Prometheus text and its counters move with real proxied requests. */
-class MetricsIT {
+class MetricsIT extends OneUpstreamCase {
     private static final String MAPS = "[{\"from\":\"gpt-5.6-sol\",\"to\":\"upstream-sol\"}]";
     private static final String SUCCESS = "detour_requests_total{outcome=\"success\",endpoint=\"chat_completions\"}";
     private static final String FAILURE = "detour_requests_total{outcome=\"failure\",endpoint=\"chat_completions\"}";
-    private Gateway gw;
-    private FakeUpstream upstream;
-
-    @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        upstream = FakeUpstream.start();
-    }
-
-    @AfterEach
-    void stop() {
-        gw.close();
-        upstream.close();
-    }
-
     private HttpResponse<String> scrape(String base, String token) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/metrics")).GET();
         if (token != null) {

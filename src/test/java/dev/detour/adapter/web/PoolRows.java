@@ -1,12 +1,11 @@
 package dev.detour.adapter.web;
 
 import dev.detour.testkit.Gateway;
+import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Seeds and reads pool state for the console ITs: accounts through the admin API, failure state by SQL. */
@@ -52,15 +51,6 @@ final class PoolRows {
     }
 
     static List<String> strings(String sql) {
-        try (Connection c = TestDatabase.database().dataSource().getConnection(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery(sql)) {
-            List<String> out = new ArrayList<>();
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-            return out;
-        } catch (SQLException e) {
-            throw new IllegalStateException(sql, e);
-        }
+        return Rows.strings(sql);
     }
 }

@@ -1,8 +1,8 @@
 package dev.detour.core.cooldown;
 
-import static dev.detour.core.cooldown.AccountMother.COOLDOWN_OFF;
-import static dev.detour.core.cooldown.AccountMother.SOL_AND_GLM;
-import static dev.detour.core.cooldown.AccountMother.T0;
+import static dev.detour.core.cooldown.FailureMother.COOLDOWN_OFF;
+import static dev.detour.core.cooldown.FailureMother.SOL_AND_GLM;
+import static dev.detour.core.cooldown.FailureMother.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -24,7 +24,7 @@ class BreakerRulesTest {
     private static final BreakerPolicy THREE = new BreakerPolicy(true, 3, List.of(1800, 3600, 7200, 21600));
 
     private static Account with(BreakerPolicy breaker, BackoffPolicy backoff, AccountFailureState state) {
-        Account a = AccountMother.account(SOL_AND_GLM, COOLDOWN_OFF).withFailure(state);
+        Account a = FailureMother.account(SOL_AND_GLM, COOLDOWN_OFF).withFailure(state);
         return new Account(a.id(), a.name(), a.groupId(), a.platform(), a.baseUrl(), a.mappings(), a.families(),
                 a.priority(), a.weight(), a.enabled(), a.archived(), a.status(), a.quotaRemaining(), a.maxInFlight(),
                 a.failurePolicy(), a.recovery(), state, 0, 0, null, breaker, backoff);
@@ -60,7 +60,7 @@ class BreakerRulesTest {
             Integer openForSeconds) {
         Instant openUntil = openInSeconds == null ? null : T0.plusSeconds(openInSeconds);
         Account account = with(THREE, BackoffPolicy.DEFAULTS, breakerState(streak, step, openUntil, 0));
-        AccountFailureState after = fail(account, AccountMother.status(500, null, T0), T0);
+        AccountFailureState after = fail(account, FailureMother.status(500, null, T0), T0);
         assertEquals(streakAfter, after.breakerFailureStreak());
         assertEquals(stepAfter, after.breakerStep());
         assertEquals(openForSeconds == null ? null : T0.plusSeconds(openForSeconds), after.breakerOpenUntil());
@@ -77,7 +77,7 @@ class BreakerRulesTest {
     @Test
     void theBreakerIsOffByDefaultAndCountsNothing() {
         Account account = with(BreakerPolicy.DEFAULTS, BackoffPolicy.DEFAULTS, AccountFailureState.CLEAN);
-        AccountFailureState after = fail(account, AccountMother.status(500, null, T0), T0);
+        AccountFailureState after = fail(account, FailureMother.status(500, null, T0), T0);
         assertEquals(0, after.breakerFailureStreak());
         assertNull(after.breakerOpenUntil());
     }
@@ -85,8 +85,8 @@ class BreakerRulesTest {
     @Test
     void clientErrorsAndQuotaNeverCountTowardTheBreaker() {
         Account account = with(THREE, BackoffPolicy.DEFAULTS, breakerState(2, 0, null, 0));
-        assertEquals(2, fail(account, AccountMother.status(400, null, T0), T0).breakerFailureStreak());
-        assertEquals(2, fail(account, AccountMother.quota(null, T0), T0).breakerFailureStreak());
+        assertEquals(2, fail(account, FailureMother.status(400, null, T0), T0).breakerFailureStreak());
+        assertEquals(2, fail(account, FailureMother.quota(null, T0), T0).breakerFailureStreak());
     }
 
     @ParameterizedTest(name = "streak {0} → window {1}s")
@@ -100,7 +100,7 @@ class BreakerRulesTest {
     void exponentialBackoffCoolsTheAccountAndPersistsTheStreakEvenWithCooldownOff() {
         Account account = with(BreakerPolicy.DEFAULTS, new BackoffPolicy("exponential", 600, 7200),
                 breakerState(0, 0, null, 2));
-        AccountFailureState after = fail(account, AccountMother.transport(null, T0), T0);
+        AccountFailureState after = fail(account, FailureMother.transport(null, T0), T0);
         assertEquals(3, after.backoffStreak());
         assertEquals(T0.plusSeconds(2400), after.cooldownUntil());
         assertEquals(T0.plusSeconds(2400), after.nextRetryAt());
@@ -109,7 +109,7 @@ class BreakerRulesTest {
     @Test
     void fixedBackoffLeavesTheWindowToTheFailurePolicy() {
         Account account = with(BreakerPolicy.DEFAULTS, BackoffPolicy.DEFAULTS, AccountFailureState.CLEAN);
-        AccountFailureState after = fail(account, AccountMother.transport(null, T0), T0);
+        AccountFailureState after = fail(account, FailureMother.transport(null, T0), T0);
         assertEquals(0, after.backoffStreak());
         assertNull(after.cooldownUntil());
     }

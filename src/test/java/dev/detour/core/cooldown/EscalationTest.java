@@ -1,8 +1,8 @@
 package dev.detour.core.cooldown;
 
-import static dev.detour.core.cooldown.AccountMother.COOLDOWN_OFF;
-import static dev.detour.core.cooldown.AccountMother.COOLDOWN_ON;
-import static dev.detour.core.cooldown.AccountMother.T0;
+import static dev.detour.core.cooldown.FailureMother.COOLDOWN_OFF;
+import static dev.detour.core.cooldown.FailureMother.COOLDOWN_ON;
+import static dev.detour.core.cooldown.FailureMother.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -23,10 +23,10 @@ class EscalationTest {
 
     @Test
     void theSecondModelFailingEscalatesAMappedTwoModelAccount() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
-        assertFalse(s.fail(AccountMother.status(502, "upstream-sol", T0), T0).escalated());
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
+        assertFalse(s.fail(FailureMother.status(502, "upstream-sol", T0), T0).escalated());
         assertNull(s.account.failure().cooldownUntil());
-        FailureOutcome second = s.fail(AccountMother.status(502, "upstream-glm", T0.plusSeconds(1)), T0.plusSeconds(1));
+        FailureOutcome second = s.fail(FailureMother.status(502, "upstream-glm", T0.plusSeconds(1)), T0.plusSeconds(1));
         assertTrue(second.escalated());
         assertEquals(T0.plusSeconds(11), second.accountFailure().cooldownUntil());
         assertEquals(T0.plusSeconds(11), second.accountFailure().nextRetryAt());
@@ -34,66 +34,66 @@ class EscalationTest {
 
     @Test
     void aFailureLandingWhileTheAccountAlreadyCoolsDoesNotEscalateAgain() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
-        s.fail(AccountMother.status(502, "upstream-sol", T0), T0);
-        assertTrue(s.fail(AccountMother.status(502, "upstream-glm", T0), T0).escalated());
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
+        s.fail(FailureMother.status(502, "upstream-sol", T0), T0);
+        assertTrue(s.fail(FailureMother.status(502, "upstream-glm", T0), T0).escalated());
         // a request picked before the escalation fails a moment later: the account cools already
-        FailureOutcome late = s.fail(AccountMother.status(502, "upstream-sol", T0.plusSeconds(1)), T0.plusSeconds(1));
+        FailureOutcome late = s.fail(FailureMother.status(502, "upstream-sol", T0.plusSeconds(1)), T0.plusSeconds(1));
         assertFalse(late.escalated());
         assertEquals(T0.plusSeconds(10), late.accountFailure().cooldownUntil(), "the escalation window is kept");
     }
 
     @Test
     void anExpiredModelCooldownCountsAsAvailable() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
-        s.fail(AccountMother.status(502, "upstream-sol", T0), T0);
-        assertFalse(s.fail(AccountMother.status(502, "upstream-glm", T0.plusSeconds(10)), T0.plusSeconds(10))
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
+        s.fail(FailureMother.status(502, "upstream-sol", T0), T0);
+        assertFalse(s.fail(FailureMother.status(502, "upstream-glm", T0.plusSeconds(10)), T0.plusSeconds(10))
                 .escalated());
     }
 
     @Test
     void pausedModelsAreExcludedFromTheDenominator() {
-        AccountModelsState s = new AccountModelsState(AccountMother.account(FOUR, COOLDOWN_ON));
+        AccountModelsState s = new AccountModelsState(FailureMother.account(FOUR, COOLDOWN_ON));
         s.rows.put("ub", ModelState.fresh(7, "ub", ModelStatus.PAUSED, T0));
-        assertFalse(s.fail(AccountMother.status(500, "ua", T0), T0).escalated());
-        assertFalse(s.fail(AccountMother.status(500, "uc", T0), T0).escalated()); // ud still serves
-        assertTrue(s.fail(AccountMother.status(500, "ud", T0), T0).escalated()); // ub paused: not counted
+        assertFalse(s.fail(FailureMother.status(500, "ua", T0), T0).escalated());
+        assertFalse(s.fail(FailureMother.status(500, "uc", T0), T0).escalated()); // ud still serves
+        assertTrue(s.fail(FailureMother.status(500, "ud", T0), T0).escalated()); // ub paused: not counted
     }
 
     @Test
     void withThreeOfFourPausedTheFourthBehavesLikeAOneModelAccount() {
-        AccountModelsState s = new AccountModelsState(AccountMother.account(FOUR, COOLDOWN_ON));
+        AccountModelsState s = new AccountModelsState(FailureMother.account(FOUR, COOLDOWN_ON));
         for (String k : List.of("ua", "ub", "uc")) {
             s.rows.put(k, ModelState.fresh(7, k, ModelStatus.PAUSED, T0));
         }
-        assertTrue(s.fail(AccountMother.status(500, "ud", T0), T0).escalated());
+        assertTrue(s.fail(FailureMother.status(500, "ud", T0), T0).escalated());
     }
 
     @Test
     void errorRowsCountAsUnavailable() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
         s.rows.put("upstream-glm", ModelState.fresh(7, "upstream-glm", ModelStatus.ERROR, T0));
-        assertTrue(s.fail(AccountMother.status(500, "upstream-sol", T0), T0).escalated());
+        assertTrue(s.fail(FailureMother.status(500, "upstream-sol", T0), T0).escalated());
     }
 
     @Test
     void withoutAnyWindowThereIsNothingToEscalate() {
-        AccountModelsState s = new AccountModelsState(AccountMother.account(AccountMother.SOL_AND_GLM, COOLDOWN_OFF));
-        s.fail(AccountMother.status(500, "upstream-sol", T0), T0);
-        assertFalse(s.fail(AccountMother.status(500, "upstream-glm", T0), T0).escalated());
+        AccountModelsState s = new AccountModelsState(FailureMother.account(FailureMother.SOL_AND_GLM, COOLDOWN_OFF));
+        s.fail(FailureMother.status(500, "upstream-sol", T0), T0);
+        assertFalse(s.fail(FailureMother.status(500, "upstream-glm", T0), T0).escalated());
         assertNull(s.account.failure().cooldownUntil());
     }
 
     @Test
     void passThroughRelayEscalatesAfterEachKnownModelFailedOnce() {
-        AccountModelsState s = new AccountModelsState(AccountMother.account(ModelMappings.PASS_THROUGH, COOLDOWN_ON));
+        AccountModelsState s = new AccountModelsState(FailureMother.account(ModelMappings.PASS_THROUGH, COOLDOWN_ON));
         List<String> served = List.of("m1", "m2", "m3");
         for (String key : List.of("m1", "m2")) {
             Set<String> keys = Escalation.serviceableKeys(ModelMappings.PASS_THROUGH, s.rows.keySet(), served, key);
-            assertFalse(s.fail(AccountMother.status(503, key, T0), keys, T0).escalated(), key);
+            assertFalse(s.fail(FailureMother.status(503, key, T0), keys, T0).escalated(), key);
         }
         Set<String> keys = Escalation.serviceableKeys(ModelMappings.PASS_THROUGH, s.rows.keySet(), served, "m3");
-        assertTrue(s.fail(AccountMother.status(503, "m3", T0), keys, T0).escalated());
+        assertTrue(s.fail(FailureMother.status(503, "m3", T0), keys, T0).escalated());
     }
 
     @Test

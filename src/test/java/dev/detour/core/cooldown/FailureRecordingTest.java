@@ -1,8 +1,8 @@
 package dev.detour.core.cooldown;
 
-import static dev.detour.core.cooldown.AccountMother.COOLDOWN_OFF;
-import static dev.detour.core.cooldown.AccountMother.SOL_AND_GLM;
-import static dev.detour.core.cooldown.AccountMother.T0;
+import static dev.detour.core.cooldown.FailureMother.COOLDOWN_OFF;
+import static dev.detour.core.cooldown.FailureMother.SOL_AND_GLM;
+import static dev.detour.core.cooldown.FailureMother.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -23,8 +23,8 @@ class FailureRecordingTest {
 
     @Test
     void rateLimitedModelCoolsOnlyThatModelAndTheAccountOnlyCounts() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
-        FailureOutcome out = s.fail(AccountMother.status(429, "upstream-sol", T0), T0);
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
+        FailureOutcome out = s.fail(FailureMother.status(429, "upstream-sol", T0), T0);
         ModelState sol = out.modelRow();
         assertEquals("upstream-sol", sol.modelKey());
         assertEquals(ModelStatus.OK, sol.status());
@@ -46,11 +46,11 @@ class FailureRecordingTest {
 
     @Test
     void withCooldownOffBothLayersOnlyCount() {
-        AccountModelsState s = new AccountModelsState(AccountMother.account(SOL_AND_GLM, COOLDOWN_OFF));
-        FailureOutcome model = s.fail(AccountMother.status(503, "upstream-sol", T0), T0);
+        AccountModelsState s = new AccountModelsState(FailureMother.account(SOL_AND_GLM, COOLDOWN_OFF));
+        FailureOutcome model = s.fail(FailureMother.status(503, "upstream-sol", T0), T0);
         assertNull(model.modelRow().cooldownUntil());
         assertEquals(1, model.modelRow().transientFailureCount());
-        FailureOutcome account = s.fail(AccountMother.status(401, "upstream-sol", T0), T0);
+        FailureOutcome account = s.fail(FailureMother.status(401, "upstream-sol", T0), T0);
         assertNull(account.accountFailure().cooldownUntil());
         assertNull(account.accountFailure().nextRetryAt());
         assertEquals(2, account.accountFailure().transientFailureCount());
@@ -59,9 +59,9 @@ class FailureRecordingTest {
 
     @Test
     void accountScopedFailureWritesBothTimestampsAndClearsTheAccountStreak() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary().withFailure(
+        AccountModelsState s = new AccountModelsState(FailureMother.primary().withFailure(
                 new AccountFailureState(0, null, null, null, null, null, 1, "sha256:old", 0, 0, null, 0)));
-        FailureOutcome out = s.fail(AccountMother.status(401, "upstream-sol", T0), T0);
+        FailureOutcome out = s.fail(FailureMother.status(401, "upstream-sol", T0), T0);
         assertNull(out.modelRow());
         assertEquals(T0.plusSeconds(10), out.accountFailure().nextRetryAt());
         assertEquals(T0.plusSeconds(10), out.accountFailure().cooldownUntil());
@@ -72,8 +72,8 @@ class FailureRecordingTest {
 
     @Test
     void transportFailuresAreAccountScopedEvenWithAModel() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
-        FailureOutcome out = s.fail(AccountMother.transport("upstream-sol", T0), T0);
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
+        FailureOutcome out = s.fail(FailureMother.transport("upstream-sol", T0), T0);
         assertNull(out.modelRow());
         assertEquals(T0.plusSeconds(10), out.accountFailure().cooldownUntil());
         assertEquals("transport", out.accountFailure().lastFailureKind());
@@ -81,8 +81,8 @@ class FailureRecordingTest {
 
     @Test
     void permanentFailureRevokesWithNoBackoff() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
-        Failure revoked = AccountMother.status(400, java.util.Map.of(),
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
+        Failure revoked = FailureMother.status(400, java.util.Map.of(),
                 "{\"error\":\"invalid_grant\"}", "upstream-sol", T0);
         FailureOutcome out = s.fail(revoked, T0);
         assertEquals(AccountStatus.REVOKED, out.status());
@@ -94,8 +94,8 @@ class FailureRecordingTest {
 
     @Test
     void aClientErrorChangesNothing() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
-        FailureOutcome out = s.fail(AccountMother.status(400, "upstream-sol", T0), T0);
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
+        FailureOutcome out = s.fail(FailureMother.status(400, "upstream-sol", T0), T0);
         assertFalse(out.changed());
         assertNull(out.modelRow());
         assertEquals(AccountFailureState.CLEAN, out.accountFailure());
@@ -103,9 +103,9 @@ class FailureRecordingTest {
 
     @Test
     void quotaFlipsTheAccountToErrorAtOnceAndClearsRetryLaterTraces() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
-        s.fail(AccountMother.status(401, "upstream-sol", T0), T0); // count 1 + account cooldown
-        FailureOutcome out = s.fail(AccountMother.quota("upstream-sol", T0.plusSeconds(1)), T0.plusSeconds(1));
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
+        s.fail(FailureMother.status(401, "upstream-sol", T0), T0); // count 1 + account cooldown
+        FailureOutcome out = s.fail(FailureMother.quota("upstream-sol", T0.plusSeconds(1)), T0.plusSeconds(1));
         assertEquals(AccountStatus.ERROR, out.status());
         AccountFailureState acc = out.accountFailure();
         assertEquals(0, acc.transientFailureCount());
@@ -121,8 +121,8 @@ class FailureRecordingTest {
     @Test
     void quotaWithErrorStatusDisabledCountsButNeverFlips() {
         FailurePolicy noFlip = new FailurePolicy(2, 200, true, 10, 3, false, true, 1800);
-        AccountModelsState s = new AccountModelsState(AccountMother.account(SOL_AND_GLM, noFlip));
-        FailureOutcome out = s.fail(AccountMother.quota("upstream-sol", T0), T0);
+        AccountModelsState s = new AccountModelsState(FailureMother.account(SOL_AND_GLM, noFlip));
+        FailureOutcome out = s.fail(FailureMother.quota("upstream-sol", T0), T0);
         assertEquals(AccountStatus.OK, out.status());
         assertEquals(1, out.accountFailure().semanticStreakCount());
     }
@@ -130,8 +130,8 @@ class FailureRecordingTest {
     @Test
     void quotaNeverTouchesRevokedOrPausedAccounts() {
         for (AccountStatus st : List.of(AccountStatus.REVOKED, AccountStatus.PAUSED)) {
-            AccountModelsState s = new AccountModelsState(AccountMother.primary().withStatus(st));
-            FailureOutcome out = s.fail(AccountMother.quota("upstream-sol", T0), T0);
+            AccountModelsState s = new AccountModelsState(FailureMother.primary().withStatus(st));
+            FailureOutcome out = s.fail(FailureMother.quota("upstream-sol", T0), T0);
             assertEquals(st, out.status());
             assertEquals(0, out.accountFailure().semanticStreakCount());
         }
@@ -139,14 +139,14 @@ class FailureRecordingTest {
 
     @Test
     void warningAccountsFlipToErrorOnQuotaToo() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary().withStatus(AccountStatus.WARNING));
-        assertEquals(AccountStatus.ERROR, s.fail(AccountMother.quota(null, T0), T0).status());
+        AccountModelsState s = new AccountModelsState(FailureMother.primary().withStatus(AccountStatus.WARNING));
+        assertEquals(AccountStatus.ERROR, s.fail(FailureMother.quota(null, T0), T0).status());
     }
 
     @Test
     void aModelScopedFailureWithNoServiceableKeysGivenStillCountsItsOwnKey() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
-        FailureOutcome out = s.fail(AccountMother.status(500, "upstream-sol", T0), Set.of(), T0);
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
+        FailureOutcome out = s.fail(FailureMother.status(500, "upstream-sol", T0), Set.of(), T0);
         assertTrue(out.escalated()); // the only known key is the failed one: behaves like a one-model account
     }
 }

@@ -1,6 +1,6 @@
 package dev.detour.core.cooldown;
 
-import static dev.detour.core.cooldown.AccountMother.T0;
+import static dev.detour.core.cooldown.FailureMother.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -14,11 +14,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** S-9: which failed requests halt a group, for how long, and the doubling streak. */
 class GroupHaltRulesTest {
     private static Failure rateLimit() {
-        return AccountMother.status(429, "upstream-sol", T0);
+        return FailureMother.status(429, "upstream-sol", T0);
     }
 
     private static Failure billing() {
-        return AccountMother.status(402, "upstream-sol", T0);
+        return FailureMother.status(402, "upstream-sol", T0);
     }
 
     @Test
@@ -31,7 +31,7 @@ class GroupHaltRulesTest {
 
     @Test
     void aMixOfRateLimitAndServerErrorDoesNotHalt() {
-        assertNull(GroupHaltRules.afterFailedRequest(List.of(rateLimit(), AccountMother.status(500, null, T0)), 0,
+        assertNull(GroupHaltRules.afterFailedRequest(List.of(rateLimit(), FailureMother.status(500, null, T0)), 0,
                 T0));
     }
 
@@ -39,7 +39,7 @@ class GroupHaltRulesTest {
     void billingAndUnreachableHaltWithTheirReason() {
         assertEquals("billing", GroupHaltRules.afterFailedRequest(List.of(billing()), 0, T0).reason());
         GroupHaltRules.Halt unreachable = GroupHaltRules.afterFailedRequest(
-                List.of(AccountMother.transport(null, T0)), 0, T0);
+                List.of(FailureMother.transport(null, T0)), 0, T0);
         assertEquals("unreachable", unreachable.reason());
         assertEquals(T0.plusSeconds(60), unreachable.until());
         assertEquals(1, unreachable.streak());

@@ -1,6 +1,6 @@
 package dev.detour.core.cooldown;
 
-import static dev.detour.core.cooldown.AccountMother.T0;
+import static dev.detour.core.cooldown.FailureMother.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -76,7 +76,7 @@ class ManualOpsTest {
 
     @Test
     void fullReactivationClearsEverythingAndDeletesNonPausedRows() {
-        Account account = AccountMother.primary().withStatus(AccountStatus.ERROR)
+        Account account = FailureMother.primary().withStatus(AccountStatus.ERROR)
                 .withFailure(SuccessClearingTest.DIRTY);
         ModelState paused = withStatus(cooling("p"), ModelStatus.PAUSED);
         RecoveryOps.Recovery r = RecoveryOps.fullReactivation(account, List.of(cooling("a"), paused, cooling("b")));
@@ -89,18 +89,18 @@ class ManualOpsTest {
     @Test
     void fullReactivationNeverTouchesPausedOrRevokedAccounts() {
         for (AccountStatus st : List.of(AccountStatus.PAUSED, AccountStatus.REVOKED)) {
-            Account account = AccountMother.primary().withStatus(st).withFailure(SuccessClearingTest.DIRTY);
+            Account account = FailureMother.primary().withStatus(st).withFailure(SuccessClearingTest.DIRTY);
             RecoveryOps.Recovery r = RecoveryOps.fullReactivation(account, List.of(cooling("a")));
             assertFalse(r.applied());
             assertEquals(st, r.status());
             assertEquals(List.of(), r.rowsToDelete());
         }
-        assertFalse(RecoveryOps.fullReactivation(AccountMother.primary(), List.of()).applied());
+        assertFalse(RecoveryOps.fullReactivation(FailureMother.primary(), List.of()).applied());
     }
 
     @Test
     void explicitTestRecoveryClearsTheAccountColumnsOnlyNeverSiblingRows() {
-        Account account = AccountMother.primary().withStatus(AccountStatus.ERROR).withFailure(SuccessClearingTest.DIRTY);
+        Account account = FailureMother.primary().withStatus(AccountStatus.ERROR).withFailure(SuccessClearingTest.DIRTY);
         RecoveryOps.Recovery r = RecoveryOps.explicitTestRecovery(account);
         assertTrue(r.applied());
         assertEquals(AccountStatus.OK, r.status());
@@ -112,9 +112,9 @@ class ManualOpsTest {
 
     @Test
     void healthcheckRecoveryLeavesPausedAndRevokedAlone() {
-        Account paused = AccountMother.primary().withStatus(AccountStatus.PAUSED).withFailure(SuccessClearingTest.DIRTY);
+        Account paused = FailureMother.primary().withStatus(AccountStatus.PAUSED).withFailure(SuccessClearingTest.DIRTY);
         assertFalse(RecoveryOps.healthcheckRecovery(paused).applied());
-        Account error = AccountMother.primary().withStatus(AccountStatus.ERROR);
+        Account error = FailureMother.primary().withStatus(AccountStatus.ERROR);
         assertEquals(AccountStatus.OK, RecoveryOps.healthcheckRecovery(error).status());
     }
 }

@@ -1,6 +1,6 @@
 package dev.detour.core.cooldown;
 
-import static dev.detour.core.cooldown.AccountMother.T0;
+import static dev.detour.core.cooldown.FailureMother.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -16,10 +16,10 @@ class OutageTimelineTest {
 
     @Test
     void aRateLimitOnOneModelParksOnlyThatModelAndSuccessBringsItBack() {
-        AccountModelsState primary = new AccountModelsState(AccountMother.primary());
+        AccountModelsState primary = new AccountModelsState(FailureMother.primary());
 
         // T+0: 429, same-account retry (200 ms), 429 again → retries exhausted → ONE model-scoped failure
-        Failure first = AccountMother.status(429, "upstream-sol", T0);
+        Failure first = FailureMother.status(429, "upstream-sol", T0);
         assertTrue(first.retrySameAccount());
         FailureOutcome t0 = primary.fail(first, T0.plusMillis(200));
         ModelState sol = primary.row("upstream-sol");
@@ -39,7 +39,7 @@ class OutageTimelineTest {
         // T+10 (+200 ms): sol's cooldown has expired → 429 again → failure #2, cools until T+20
         var t10 = T0.plusMillis(10_200);
         assertFalse(primary.row("upstream-sol").coolingAt(t10));
-        primary.fail(AccountMother.status(429, "upstream-sol", t10), t10);
+        primary.fail(FailureMother.status(429, "upstream-sol", t10), t10);
         assertEquals(t10.plusSeconds(10), primary.row("upstream-sol").cooldownUntil());
         assertEquals(2, primary.row("upstream-sol").transientFailureCount());
         assertEquals(1, primary.account.failure().transientFailureCount());
@@ -54,9 +54,9 @@ class OutageTimelineTest {
 
     @Test
     void aWholesaleOutageEscalatesOnTheSecondModelsFailure() {
-        AccountModelsState primary = new AccountModelsState(AccountMother.primary());
-        assertFalse(primary.fail(AccountMother.status(502, "upstream-sol", T0), T0).escalated());
-        FailureOutcome second = primary.fail(AccountMother.status(502, "upstream-glm", T0.plusSeconds(1)),
+        AccountModelsState primary = new AccountModelsState(FailureMother.primary());
+        assertFalse(primary.fail(FailureMother.status(502, "upstream-sol", T0), T0).escalated());
+        FailureOutcome second = primary.fail(FailureMother.status(502, "upstream-glm", T0.plusSeconds(1)),
                 T0.plusSeconds(1));
         assertTrue(second.escalated());
         assertEquals(T0.plusSeconds(11), primary.account.failure().cooldownUntil());

@@ -1,7 +1,7 @@
 package dev.detour.core.cooldown;
 
-import static dev.detour.core.cooldown.AccountMother.SOL_AND_GLM;
-import static dev.detour.core.cooldown.AccountMother.T0;
+import static dev.detour.core.cooldown.FailureMother.SOL_AND_GLM;
+import static dev.detour.core.cooldown.FailureMother.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -22,8 +22,8 @@ class RetryAfterWindowTest {
     }
 
     static ModelState rowAfter429(FailurePolicy policy, Map<String, String> headers) {
-        AccountModelsState s = new AccountModelsState(AccountMother.account(SOL_AND_GLM, policy));
-        return s.fail(AccountMother.status(429, headers, "", "upstream-sol", T0), T0).modelRow();
+        AccountModelsState s = new AccountModelsState(FailureMother.account(SOL_AND_GLM, policy));
+        return s.fail(FailureMother.status(429, headers, "", "upstream-sol", T0), T0).modelRow();
     }
 
     @ParameterizedTest(name = "{0}: {1} → cools {2}s, reset_at +{3}s")
@@ -65,8 +65,8 @@ class RetryAfterWindowTest {
 
     @Test
     void theAccountScopeHonorsTheHintToo() {
-        AccountModelsState s = new AccountModelsState(AccountMother.account(SOL_AND_GLM, policy(true, true, 100)));
-        Failure f = AccountMother.status(403, Map.of("retry-after", "3600"), "", "upstream-sol", T0);
+        AccountModelsState s = new AccountModelsState(FailureMother.account(SOL_AND_GLM, policy(true, true, 100)));
+        Failure f = FailureMother.status(403, Map.of("retry-after", "3600"), "", "upstream-sol", T0);
         FailureOutcome out = s.fail(f, T0);
         assertEquals(T0.plusSeconds(100), out.accountFailure().cooldownUntil());
         assertEquals(T0.plusSeconds(100), out.accountFailure().nextRetryAt());
@@ -80,13 +80,13 @@ class RetryAfterWindowTest {
     }
 
     private static ModelState rowAfter503WithRetryAfter() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
-        return s.fail(AccountMother.status(503, Map.of("retry-after", "60"), "", "upstream-sol", T0), T0).modelRow();
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
+        return s.fail(FailureMother.status(503, Map.of("retry-after", "60"), "", "upstream-sol", T0), T0).modelRow();
     }
 
     @Test
     void theWindowMathsDirectly() {
-        Failure hint = AccountMother.status(429, Map.of("retry-after", "100000"), "", "m", T0);
+        Failure hint = FailureMother.status(429, Map.of("retry-after", "100000"), "", "m", T0);
         Instant until = CooldownWindow.until(policy(true, true, 86_400), hint, T0);
         assertEquals(T0.plusSeconds(86_400), until);
         FailurePolicy longWindow = new FailurePolicy(2, 200, true, 7200, 10, true, true, 1800);

@@ -1,7 +1,7 @@
 package dev.detour.core.cooldown;
 
-import static dev.detour.core.cooldown.AccountMother.SOL_AND_GLM;
-import static dev.detour.core.cooldown.AccountMother.T0;
+import static dev.detour.core.cooldown.FailureMother.SOL_AND_GLM;
+import static dev.detour.core.cooldown.FailureMother.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.detour.core.account.AccountStatus;
@@ -21,10 +21,10 @@ class StreakTest {
             "A, 1, OK", "A A, 2, OK", "A A A, 3, ERROR", "A A A A, 3, ERROR",
             "A B, 1, OK", "A A B, 1, OK", "A B B B, 3, ERROR", "A A B A, 1, OK"})
     void sameFingerprintGrowsTheStreakAndTheThresholdFlipsTheRow(String messages, int count, ModelStatus status) {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
         Instant t = T0;
         for (String m : messages.split(" ")) {
-            s.fail(AccountMother.semantic("broken " + m, "upstream-sol", t), t);
+            s.fail(FailureMother.semantic("broken " + m, "upstream-sol", t), t);
             t = t.plusSeconds(60);
         }
         ModelState row = s.row("upstream-sol");
@@ -37,9 +37,9 @@ class StreakTest {
     @CsvSource({"true, true, ERROR", "false, true, OK", "true, false, OK", "false, false, OK"})
     void switchesKeepCountingButDoNotFlip(boolean errorStatus, boolean cooldown, ModelStatus expected) {
         FailurePolicy policy = new FailurePolicy(2, 200, cooldown, 10, 3, errorStatus, true, 1800);
-        AccountModelsState s = new AccountModelsState(AccountMother.account(SOL_AND_GLM, policy));
+        AccountModelsState s = new AccountModelsState(FailureMother.account(SOL_AND_GLM, policy));
         for (int i = 0; i < 5; i++) {
-            s.fail(AccountMother.semantic("same", "upstream-sol", T0), T0);
+            s.fail(FailureMother.semantic("same", "upstream-sol", T0), T0);
         }
         assertEquals(3, s.row("upstream-sol").semanticStreakCount());
         assertEquals(expected, s.row("upstream-sol").status());
@@ -47,17 +47,17 @@ class StreakTest {
 
     @Test
     void pausedRowsAndRevokedOrPausedAccountsAreNeverTouchedByTheStreak() {
-        AccountModelsState paused = new AccountModelsState(AccountMother.primary());
+        AccountModelsState paused = new AccountModelsState(FailureMother.primary());
         paused.rows.put("upstream-sol", ModelState.fresh(7, "upstream-sol", ModelStatus.PAUSED, T0));
         for (int i = 0; i < 4; i++) {
-            paused.fail(AccountMother.semantic("same", "upstream-sol", T0), T0);
+            paused.fail(FailureMother.semantic("same", "upstream-sol", T0), T0);
         }
         assertEquals(ModelStatus.PAUSED, paused.row("upstream-sol").status());
         assertEquals(0, paused.row("upstream-sol").semanticStreakCount());
         for (AccountStatus st : new AccountStatus[] {AccountStatus.REVOKED, AccountStatus.PAUSED}) {
-            AccountModelsState s = new AccountModelsState(AccountMother.primary().withStatus(st));
+            AccountModelsState s = new AccountModelsState(FailureMother.primary().withStatus(st));
             for (int i = 0; i < 4; i++) {
-                s.fail(AccountMother.semantic("same", "upstream-sol", T0), T0);
+                s.fail(FailureMother.semantic("same", "upstream-sol", T0), T0);
             }
             assertEquals(ModelStatus.OK, s.row("upstream-sol").status());
             assertEquals(0, s.row("upstream-sol").semanticStreakCount());
@@ -66,10 +66,10 @@ class StreakTest {
 
     @Test
     void rateLimitsAndOverloadCoolButNeverFeedTheStreak() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
         for (int i = 0; i < 5; i++) {
-            s.fail(AccountMother.status(429, "upstream-sol", T0), T0);
-            s.fail(AccountMother.semantic("Overloaded", "upstream-glm", T0), T0);
+            s.fail(FailureMother.status(429, "upstream-sol", T0), T0);
+            s.fail(FailureMother.semantic("Overloaded", "upstream-glm", T0), T0);
         }
         assertEquals(0, s.row("upstream-sol").semanticStreakCount());
         assertEquals(ModelStatus.OK, s.row("upstream-sol").status());
@@ -80,9 +80,9 @@ class StreakTest {
 
     @Test
     void repeatedServerErrorsOnOneModelDoFeedTheStreak() {
-        AccountModelsState s = new AccountModelsState(AccountMother.primary());
+        AccountModelsState s = new AccountModelsState(FailureMother.primary());
         for (int i = 0; i < 3; i++) {
-            s.fail(AccountMother.status(503, "upstream-sol", T0), T0);
+            s.fail(FailureMother.status(503, "upstream-sol", T0), T0);
         }
         assertEquals(ModelStatus.ERROR, s.row("upstream-sol").status());
     }

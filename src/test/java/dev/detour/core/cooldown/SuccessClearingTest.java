@@ -1,6 +1,6 @@
 package dev.detour.core.cooldown;
 
-import static dev.detour.core.cooldown.AccountMother.T0;
+import static dev.detour.core.cooldown.FailureMother.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,7 +26,7 @@ class SuccessClearingTest {
 
     @Test
     void aCleanAccountWithNoRowNeedsNoWriteAtAll() {
-        SuccessOutcome out = CooldownRules.afterSuccess(AccountMother.primary(), null, false, T0);
+        SuccessOutcome out = CooldownRules.afterSuccess(FailureMother.primary(), null, false, T0);
         assertFalse(out.accountChanged());
         assertFalse(out.changed());
         assertEquals(RowChange.NONE, out.rowChange());
@@ -34,7 +34,7 @@ class SuccessClearingTest {
 
     @Test
     void accountFailureTracesAreZeroedButTheStatusIsKept() {
-        Account account = AccountMother.primary().withFailure(DIRTY).withStatus(AccountStatus.WARNING);
+        Account account = FailureMother.primary().withFailure(DIRTY).withStatus(AccountStatus.WARNING);
         SuccessOutcome out = CooldownRules.afterSuccess(account, null, false, T0);
         assertTrue(out.accountChanged());
         assertEquals(AccountFailureState.CLEAN, out.accountFailure());
@@ -44,7 +44,7 @@ class SuccessClearingTest {
     @ParameterizedTest(name = "row {0} → {1}")
     @CsvSource({"OK, DELETE", "ERROR, DELETE", "PAUSED, UPSERT"})
     void thisModelsRowIsDeletedUnlessPaused(ModelStatus status, RowChange.Action action) {
-        SuccessOutcome out = CooldownRules.afterSuccess(AccountMother.primary(), failedRow(status), false,
+        SuccessOutcome out = CooldownRules.afterSuccess(FailureMother.primary(), failedRow(status), false,
                 T0.plusSeconds(5));
         assertEquals(action, out.rowChange().action());
         if (action == RowChange.Action.UPSERT) {
@@ -58,7 +58,7 @@ class SuccessClearingTest {
     @Test
     void aCleanPausedRowIsLeftAlone() {
         ModelState paused = ModelState.fresh(7, "upstream-sol", ModelStatus.PAUSED, T0);
-        assertEquals(RowChange.NONE, CooldownRules.afterSuccess(AccountMother.primary(), paused, false, T0).rowChange());
+        assertEquals(RowChange.NONE, CooldownRules.afterSuccess(FailureMother.primary(), paused, false, T0).rowChange());
     }
 
     @ParameterizedTest(name = "{0} model test {1} → {2}")
@@ -67,7 +67,7 @@ class SuccessClearingTest {
             "ERROR, false, ERROR", "WARNING, false, WARNING"})
     void aSuccessfulModelTestPullsErrorAndWarningBackToOk(AccountStatus before, boolean modelTest,
             AccountStatus after) {
-        Account account = AccountMother.primary().withStatus(before);
+        Account account = FailureMother.primary().withStatus(before);
         SuccessOutcome out = CooldownRules.afterSuccess(account, null, modelTest, T0);
         assertEquals(after, out.status());
         assertEquals(before != after, out.accountChanged());

@@ -1,24 +1,21 @@
 package dev.detour.core.cooldown;
 
 import dev.detour.core.account.Account;
-import dev.detour.core.account.AccountFailureState;
-import dev.detour.core.account.AccountStatus;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelMapping;
 import dev.detour.core.account.ModelMappings;
-import dev.detour.core.account.Platform;
-import dev.detour.core.account.RecoveryRule;
 import dev.detour.core.failure.AttemptFacts;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClassifier;
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
+import dev.detour.testkit.AccountMother;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 /** Test data for the cooldown rules: the seed's primary account and real classified failures. */
-final class AccountMother {
+final class FailureMother {
     static final Instant T0 = Instant.parse("2026-09-02T10:00:00Z");
     static final ModelMappings SOL_AND_GLM = ModelMappings.of(List.of(
             new ModelMapping("gpt-5.6-sol", "upstream-sol"), new ModelMapping("glm-5.3", "upstream-glm")));
@@ -26,17 +23,16 @@ final class AccountMother {
     static final FailurePolicy COOLDOWN_ON = new FailurePolicy(2, 200, true, 10, 3, true, true, 1800);
     static final FailurePolicy COOLDOWN_OFF = new FailurePolicy(2, 200, false, 10, 3, true, true, 1800);
 
-    private AccountMother() {
+    private FailureMother() {
     }
 
     static Account primary() {
         return account(SOL_AND_GLM, COOLDOWN_ON);
     }
 
+    /** The seed's primary account (id 7, weight 10) with these mappings and this failure policy. */
     static Account account(ModelMappings mappings, FailurePolicy policy) {
-        return new Account(7, "primary", 1, Platform.OPENAI_COMPATIBLE, "https://relay.example", mappings,
-                Platform.OPENAI_COMPATIBLE.defaultFamilies(), 0, 10, true, false, AccountStatus.OK, null, 0, policy,
-                RecoveryRule.OFF, AccountFailureState.CLEAN, 0, 0, null);
+        return AccountMother.account(7).name("primary").maps(mappings).weight(10).failurePolicy(policy).build();
     }
 
     static Failure status(int status, String modelKey, Instant now) {

@@ -1,0 +1,38 @@
+package dev.detour;
+
+import dev.detour.adapter.api.AdminApiServlet;
+import dev.detour.adapter.api.AdminAuthenticator;
+import dev.detour.adapter.api.BearerTokenAuthenticator;
+import dev.detour.adapter.crypto.AdminToken;
+import dev.detour.adapter.metrics.MetricsServlet;
+import dev.detour.adapter.web.ConsoleSessionAuth;
+import dev.detour.admin.AccountStateView;
+import dev.detour.admin.SiteSettings;
+import dev.detour.config.DetourConfig;
+import jakarta.servlet.http.HttpServlet;
+import java.time.Clock;
+import java.util.List;
+
+/** Admin API (SPEC §9) and /metrics: a bearer token, or a console session (+ CSRF on changes) for the API. */
+final class AdminApiWiring {
+    private AdminApiWiring() {
+    }
+
+    /** O-2: /metrics is open on loopback, otherwise it wants the admin token. */
+    static HttpServlet metrics(DetourConfig config, GatewayWiring gateway, AdminToken token, Clock clock) {
+        return new MetricsServlet(gateway.metrics(), clock, MetricsServlet.isLoopback(config.bind()),
+                new BearerTokenAuthenticator(token));
+    }
+
+    static HttpServlet api(AdminToken token, ConsoleSessionAuth consoleAuth, GatewayWiring gateway,
+            AdminWiring admins, RecoveryWiring recovery, SiteSettings settings, Clock clock) {
+        List<AdminAuthenticator> auth = List.of(new BearerTokenAuthenticator(token),
+                request -> consoleAuth.signedInUser(request).filter(user ->
+                        !ConsoleSessionAuth.isStateChanging(request) || consoleAuth.csrfValid(request)));
+        return new AdminApiServlet(AdminAuthenticator.anyOf(auth), admins.groups(), admins.accounts(),
+                new AccountStateView(clock, gateway.poolStore()::modelRows, gateway.leases()::inFlight),
+                admins.audit(), admins.keys(), admins.requestLog(), gateway.snapshot()::reload, admins.models())
+                .withSmartKeys(admins.prices(), admins.blocks()).withRecovery(recovery.admin())
+                .withSettings(settings);
+    }
+}

@@ -1,0 +1,27 @@
+package dev.detour;
+
+import dev.detour.adapter.crypto.Secrets;
+import dev.detour.adapter.db.Database;
+import dev.detour.admin.AccountAdmin;
+import dev.detour.admin.AccountRepository;
+import dev.detour.admin.AuditLog;
+import dev.detour.admin.BlockAdmin;
+import dev.detour.admin.GroupAdmin;
+import dev.detour.admin.KeyAdmin;
+import dev.detour.admin.ModelAdmin;
+import dev.detour.admin.PriceAdmin;
+import dev.detour.admin.RequestLog;
+import java.time.Clock;
+
+/** The admin use cases the console, the admin API and demo mode share (one instance each). */
+record AdminWiring(AuditLog audit, RequestLog requestLog, GroupAdmin groups, AccountAdmin accounts, KeyAdmin keys,
+        ModelAdmin models, PriceAdmin prices, BlockAdmin blocks) {
+
+    static AdminWiring create(Database database, AccountRepository accounts, Secrets secrets, AuditLog audit,
+            Clock clock) {
+        return new AdminWiring(audit, new RequestLog(database), new GroupAdmin(database, audit, clock),
+                new AccountAdmin(database, accounts, secrets.box(), audit, clock), new KeyAdmin(database, audit, clock),
+                new ModelAdmin(database, audit, clock), new PriceAdmin(database, audit, clock),
+                new BlockAdmin(database, audit, clock));
+    }
+}

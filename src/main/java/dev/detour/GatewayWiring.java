@@ -1,0 +1,72 @@
+package dev.detour;
+
+import dev.detour.adapter.crypto.Secrets;
+import dev.detour.adapter.db.AsyncEventWriter;
+import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.MyBatisPoolStore;
+import dev.detour.adapter.db.MyBatisSmartStore;
+import dev.detour.adapter.metrics.Metrics;
+import dev.detour.adapter.metrics.MetricsEventSink;
+import dev.detour.adapter.metrics.SnapshotCooling;
+import dev.detour.adapter.proxy.ProxyServlet;
+import dev.detour.adapter.proxy.TrustedProxies;
+import dev.detour.adapter.api.StatusServlet;
+import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
+import dev.detour.admin.SiteSettings;
+import dev.detour.config.DetourConfig;
+import dev.detour.core.selection.SelectionPipeline;
+import dev.detour.gateway.Forwarder;
+import dev.detour.gateway.Leases;
+import dev.detour.gateway.Pauser;
+import dev.detour.gateway.PoolRefresher;
+import dev.detour.gateway.PoolSnapshot;
+import dev.detour.gateway.Router;
+import dev.detour.gateway.SmartKeys;
+import dev.detour.gateway.StateRecorder;
+import jakarta.servlet.http.HttpServlet;
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * The gateway (SPEC §2–§5): snapshot, upstream client, failure engine, async events, smart keys
+ * and load state, wired once for {@link App}.
+ */
+record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefresher refresher,
+        AsyncEventWriter events, MetricsEventSink countedEvents, HttpClient5UpstreamClient upstream, Leases leases,
+        Metrics metrics, StateRecorder stateRecorder, MyBatisSmartStore smartStore, SmartKeys smartKeys,
+        LoadWiring load, Router router, Forwarder forwarder, TrustedProxies proxies) {
+
+    static GatewayWiring create(DetourConfig config, Database database, Secrets secrets, SiteSettings settings,
+            Clock clock) {
+        MyBatisPoolStore poolStore = new MyBatisPoolStore(database, secrets.box());
+        PoolSnapshot snapshot = new PoolSnapshot(poolStore);
+        PoolRefresher refresher = new PoolRefresher(snapshot);
+        AsyncEventWriter events = new AsyncEventWriter(database, 10_000);
+        var upstream = new HttpClient5UpstreamClient(config.connectTimeout(), config.readTimeout());
+        Leases leases = new Leases();
+        // U-5 runtime settings: applied live (upstream timeouts now; others read settings.current())
+        settings.onChange(v -> upstream.setTimeouts(v.connectTimeout(), v.readTimeout()));
+        // O-2: every event the Forwarder emits is counted on its way to the writer
+        Metrics metrics = new Metrics(new Metrics.Gauges(leases::total, new SnapshotCooling(snapshot), events::depth,
+                events::dropped));
+        MetricsEventSink countedEvents = new MetricsEventSink(events, metrics);
+        StateRecorder stateRecorder = new StateRecorder(poolStore, snapshot);
+        // issue 6 smart keys: prices, blocks, spend, response bindings, route stats beside the snapshot
+        MyBatisSmartStore smartStore = new MyBatisSmartStore(database);
+        SmartKeys smartKeys = new SmartKeys(smartStore);
+        snapshot.onReload(smartKeys::reload);
+        LoadWiring load = LoadWiring.create(snapshot, database, settings, clock);
+        Router router = new Router(new SelectionPipeline(), null, smartKeys, load.state());
+        Forwarder forwarder = new Forwarder(snapshot, router, upstream, stateRecorder, leases, countedEvents,
+                snapshot::apiKey, Pauser.SLEEP, clock, smartKeys, load.state());
+        TrustedProxies proxies = new TrustedProxies(config.trustedProxies()); // O-3
+        return new GatewayWiring(poolStore, snapshot, refresher, events, countedEvents, upstream, leases, metrics,
+                stateRecorder, smartStore, smartKeys, load, router, forwarder, proxies);
+    }
+
+    /** The client-facing relay and the public status page (C-7). */
+    void addRoutes(Map<String, HttpServlet> routes, Clock clock) {
+        routes.put("/v1/*", new ProxyServlet(forwarder, clock, proxies));
+        routes.put("/status", new StatusServlet(snapshot, leases::inFlight, clock));
+    }
+}

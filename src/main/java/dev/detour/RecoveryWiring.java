@@ -1,0 +1,44 @@
+package dev.detour;
+
+import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.MyBatisRecoveryStore;
+import dev.detour.admin.RecoveryAdmin;
+import dev.detour.admin.SiteSettings;
+import dev.detour.config.DetourConfig;
+import dev.detour.recovery.LeaderLease;
+import dev.detour.recovery.ModelTester;
+import dev.detour.recovery.ProbeBudget;
+import dev.detour.recovery.RecoveryScheduler;
+import dev.detour.recovery.RouteChecks;
+import java.time.Clock;
+import java.time.ZoneId;
+import java.util.concurrent.ExecutorService;
+
+/** R-3…R-6 recovery: lease-held scheduler, budgeted probes on their own threads, one-click ops. */
+record RecoveryWiring(RecoveryScheduler scheduler, ExecutorService probeExecutor, RecoveryAdmin admin,
+        RouteChecks keyChecks) {
+
+    static RecoveryWiring create(DetourConfig config, Database database, GatewayWiring gateway, AdminWiring admins,
+            SiteSettings settings, Clock clock) {
+        MyBatisRecoveryStore store = new MyBatisRecoveryStore(database);
+        ModelTester tester = new ModelTester(gateway.upstream(), gateway.snapshot(), gateway.poolStore(), store,
+                gateway.countedEvents(), clock);
+        ExecutorService probeExecutor = RecoveryScheduler.probeExecutor();
+        ProbeBudget budget = new ProbeBudget(() -> settings.current().probeBudgetPerMinute(),
+                () -> settings.current().probeConcurrency());
+        RecoveryScheduler scheduler = new RecoveryScheduler(store, gateway.snapshot(), tester, budget,
+                new LeaderLease(store, LeaderLease.newHolderId(), config.recoveryTick().multipliedBy(3)),
+                probeExecutor, ZoneId.systemDefault(), config.recoveryTick());
+        RecoveryAdmin admin = new RecoveryAdmin(database, admins.audit(), gateway.snapshot(), tester, store, scheduler,
+                accountId -> false, clock);
+        // E-1 "check now" on /my: the same tester, budget and probe threads as the scheduler
+        RouteChecks keyChecks = new RouteChecks(tester, budget, probeExecutor, clock, RouteChecks.KEY_COOLDOWN);
+        return new RecoveryWiring(scheduler, probeExecutor, admin, keyChecks);
+    }
+
+    /** Stops the scheduler's loop, then any probe still running. */
+    void close() {
+        scheduler.close();
+        probeExecutor.shutdownNow();
+    }
+}
