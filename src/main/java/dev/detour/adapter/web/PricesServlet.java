@@ -4,42 +4,27 @@ import dev.detour.adapter.view.View;
 import dev.detour.admin.PriceAdmin;
 import dev.detour.core.ValidationException;
 import dev.detour.gateway.PoolSnapshot;
-import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
-import java.util.HashMap;
 import java.util.Map;
 
 /** S-3 model prices in the console ({@code /prices}): the table and a form to set or clear one model's price. */
-final class PricesServlet extends HttpServlet {
+final class PricesServlet extends TablePageServlet {
     private final transient PriceAdmin prices;
-    private final transient PoolSnapshot snapshot;
-    private final transient View view;
 
     PricesServlet(PriceAdmin prices, PoolSnapshot snapshot, View view) {
+        super(snapshot, view, "/prices", "smart/prices");
         this.prices = prices;
-        this.snapshot = snapshot;
-        this.view = view;
     }
 
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        render(request, response, null);
+    void apply(HttpServletRequest request) {
+        prices.put(Actors.of(request), request.getParameter("model"), micros(request, "input_micros_per_m"),
+                micros(request, "output_micros_per_m"));
     }
 
     @Override
-    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        try {
-            prices.put(Actors.of(request), request.getParameter("model"), micros(request, "input_micros_per_m"),
-                    micros(request, "output_micros_per_m"));
-            snapshot.reload();
-            response.setStatus(303);
-            response.setHeader("Location", "/prices");
-        } catch (ValidationException e) {
-            response.setStatus(422);
-            render(request, response, e);
-        }
+    void addRows(Map<String, Object> model) {
+        model.put("prices", prices.list());
     }
 
     private static Long micros(HttpServletRequest request, String field) {
@@ -52,13 +37,5 @@ final class PricesServlet extends HttpServlet {
         } catch (NumberFormatException e) {
             throw new ValidationException("validation.price." + field, field, field + " must be a whole number ≥ 0");
         }
-    }
-
-    private void render(HttpServletRequest request, HttpServletResponse response, ValidationException error)
-            throws IOException {
-        Map<String, Object> model = new HashMap<>();
-        model.put("prices", prices.list());
-        model.put("error", error == null ? null : Map.of("code", error.code(), "message", error.getMessage()));
-        view.render(request, response, "smart/prices", model, null);
     }
 }

@@ -1,0 +1,90 @@
+package dev.detour.adapter.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.detour.testkit.FakeUpstream;
+import dev.detour.testkit.Gateway;
+import org.htmlunit.WebClient;
+import org.htmlunit.html.HtmlButton;
+import org.htmlunit.html.HtmlForm;
+import org.htmlunit.html.HtmlPage;
+import org.htmlunit.html.HtmlSelect;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** S-3 prices and S-10 block rules through their console pages: saved, rejected with the error, removed. */
+class PricesBlocksConsoleIT {
+    private Gateway gw;
+    private WebClient web;
+
+    @BeforeEach
+    void start() throws Exception {
+        gw = Gateway.start();
+        web = ConsolePages.browser(false);
+        ConsolePages.signIn(web, gw.base());
+    }
+
+    @AfterEach
+    void stop() {
+        web.close();
+        gw.close();
+    }
+
+    @Test
+    void aPriceIsSavedAndABadOneIsRejectedWithItsCodeChangingNothing() throws Exception {
+        HtmlPage page = web.getPage(gw.base() + "/prices");
+        HtmlPage saved = submitPrice(page, "gpt-x", "2500000", "10000000");
+        assertNotNull(saved.getElementById("price-gpt-x"), saved.asNormalizedText());
+        assertEquals(2_500_000, price("gpt-x").path("input_micros_per_m").asLong());
+
+        HtmlPage rejected = submitPrice(saved, "gpt-x", "cheap", "1");
+        assertEquals(422, rejected.getWebResponse().getStatusCode());
+        assertEquals("validation.price.input_micros_per_m",
+                rejected.querySelector("#prices-error code").getTextContent());
+        assertEquals(10_000_000, price("gpt-x").path("output_micros_per_m").asLong(), "nothing changed");
+    }
+
+    @Test
+    void aBlockRuleIsAddedWithItsOperatorAndRemoved() throws Exception {
+        long accountId;
+        try (FakeUpstream upstream = FakeUpstream.start()) {
+            accountId = gw.account("relay-a", upstream, "[{\"from\":\"m\",\"to\":\"up-m\"}]", null);
+        }
+        HtmlPage page = web.getPage(gw.base() + "/blocks");
+        HtmlForm form = page.getHtmlElementById("block-form");
+        form.<HtmlSelect>getSelectByName("scope").setSelectedAttribute("account", true);
+        form.getInputByName("value").setValue(Long.toString(accountId));
+        form.getInputByName("reason").setValue("abuse report");
+        HtmlPage added = ((HtmlButton) form.querySelector("button[type=submit]")).click();
+        String table = added.getElementById("blocks-table").asNormalizedText();
+        assertTrue(table.contains("abuse report") && table.contains("admin"), table);
+        JsonNode block = gw.admin("GET", "/blocks", null).path("items").path(0);
+        assertEquals(Long.toString(accountId), block.path("value").asText(), block.toString());
+
+        HtmlPage removed = ((HtmlButton) added.querySelector("#block-" + block.path("id").asLong() + " button")).click();
+        assertNull(removed.getElementById("block-" + block.path("id").asLong()));
+        assertEquals(0, gw.admin("GET", "/blocks", null).path("items").size());
+    }
+
+    private static HtmlPage submitPrice(HtmlPage page, String model, String input, String output) throws Exception {
+        HtmlForm form = page.getHtmlElementById("price-form");
+        form.getInputByName("model").setValue(model);
+        form.getInputByName("input_micros_per_m").setValue(input);
+        form.getInputByName("output_micros_per_m").setValue(output);
+        return ((HtmlButton) form.querySelector("button[type=submit]")).click();
+    }
+
+    private JsonNode price(String model) {
+        for (JsonNode p : gw.admin("GET", "/prices", null).path("prices")) {
+            if (model.equals(p.path("model").asText())) {
+                return p;
+            }
+        }
+        throw new AssertionError("no price for " + model);
+    }
+}
