@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.testkit.Gateway;
 import java.util.List;
-import org.htmlunit.WebClient;
 import org.htmlunit.html.DomElement;
 import org.htmlunit.html.HtmlButton;
 import org.htmlunit.html.HtmlCheckBoxInput;
@@ -17,28 +15,11 @@ import org.htmlunit.html.HtmlInput;
 import org.htmlunit.html.HtmlPage;
 import org.htmlunit.html.HtmlRadioButtonInput;
 import org.htmlunit.html.HtmlSelect;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** U-4 edit drawer: create and edit through AccountAdmin, errors next to fields, 模型状态 actions (HtmlUnit, no JS). */
-class AccountDrawerIT {
+class AccountDrawerIT extends ConsoleCase {
     private static final String TWO_MODELS = "[{\"from\":\"gpt-a\",\"to\":\"up-a\"},{\"from\":\"gpt-b\",\"to\":\"up-b\"}]";
-    private Gateway gw;
-    private WebClient web;
-
-    @BeforeEach
-    void start() throws Exception {
-        gw = Gateway.start();
-        web = ConsolePages.browser(false);
-        ConsolePages.signIn(web, gw.base());
-    }
-
-    @AfterEach
-    void stop() {
-        web.close();
-        gw.close();
-    }
 
     @Test
     void createsAnAccountThroughTheFormThenEditsItAndShowsAValidationErrorNextToItsField() throws Exception {

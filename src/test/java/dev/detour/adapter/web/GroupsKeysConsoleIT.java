@@ -6,34 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.testkit.Gateway;
-import org.htmlunit.WebClient;
 import org.htmlunit.html.DomElement;
 import org.htmlunit.html.HtmlButton;
 import org.htmlunit.html.HtmlForm;
 import org.htmlunit.html.HtmlPage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** U-5 groups (name, ratio, colour) and keys (shown once, disable, delete) through the console forms. */
-class GroupsKeysConsoleIT {
-    private Gateway gw;
-    private WebClient web;
-
-    @BeforeEach
-    void start() throws Exception {
-        gw = Gateway.start();
-        web = ConsolePages.browser(false);
-        ConsolePages.signIn(web, gw.base());
-    }
-
-    @AfterEach
-    void stop() {
-        web.close();
-        gw.close();
-    }
-
+class GroupsKeysConsoleIT extends ConsoleCase {
     @Test
     void createsAndEditsAGroupWithRatioAndColour() throws Exception {
         HtmlPage page = web.getPage(gw.base() + "/groups");

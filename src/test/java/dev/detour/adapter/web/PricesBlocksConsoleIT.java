@@ -7,34 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.testkit.FakeUpstream;
-import dev.detour.testkit.Gateway;
-import org.htmlunit.WebClient;
 import org.htmlunit.html.HtmlButton;
 import org.htmlunit.html.HtmlForm;
 import org.htmlunit.html.HtmlPage;
 import org.htmlunit.html.HtmlSelect;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** S-3 prices and S-10 block rules through their console pages: saved, rejected with the error, removed. */
-class PricesBlocksConsoleIT {
-    private Gateway gw;
-    private WebClient web;
-
-    @BeforeEach
-    void start() throws Exception {
-        gw = Gateway.start();
-        web = ConsolePages.browser(false);
-        ConsolePages.signIn(web, gw.base());
-    }
-
-    @AfterEach
-    void stop() {
-        web.close();
-        gw.close();
-    }
-
+class PricesBlocksConsoleIT extends ConsoleCase {
     @Test
     void aPriceIsSavedAndABadOneIsRejectedWithItsCodeChangingNothing() throws Exception {
         HtmlPage page = web.getPage(gw.base() + "/prices");
