@@ -3,6 +3,7 @@ package dev.detour;
 import dev.detour.config.ConfigException;
 import dev.detour.config.ConfigLoader;
 import dev.detour.config.DetourConfig;
+import dev.detour.demo.DemoMode;
 import java.time.Clock;
 
 /** Entry point: parse config → start DB → migrate → App → Jetty; SIGTERM closes the app. */
@@ -12,8 +13,9 @@ public final class Main {
 
     public static void main(String[] args) {
         App app;
+        DetourConfig config;
         try {
-            DetourConfig config = ConfigLoader.fromSystem();
+            config = ConfigLoader.fromSystem();
             app = App.start(config, Clock.systemUTC());
         } catch (ConfigException e) {
             // O-1: bad configuration fails at start-up with one line naming the variable
@@ -22,5 +24,8 @@ public final class Main {
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(app::close, "detour-shutdown"));
+        // on standard output, like the first-run secrets: the one line a newcomer under `mvnw -q` sees
+        System.out.println("Detour is ready: console http://" + DemoMode.loopbackHost(config.bind()) + ":" + app.port()
+                + "/ , OpenAI/Anthropic-compatible API at /v1");
     }
 }

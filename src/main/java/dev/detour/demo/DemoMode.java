@@ -78,7 +78,7 @@ public final class DemoMode implements AutoCloseable {
     }
 
     /** Detour's own address as seen from this host: a wildcard bind is reached over 127.0.0.1. */
-    static String loopbackHost(String bind) {
+    public static String loopbackHost(String bind) {
         if (bind == null || bind.isBlank() || bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]")) {
             return "127.0.0.1";
         }
