@@ -46,32 +46,33 @@ final class EventBatches {
 
     /** One transaction: the events in order (ids ascend with the batch) and K-2's spend per key. */
     void writeEvents(List<RequestEvent> events) throws SQLException {
-        if (events.isEmpty()) {
-            return;
-        }
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
+        if (!events.isEmpty()) {
+            inTransaction(c -> {
                 insertEvents(c, events);
                 addSpend(c, events);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
+            });
         }
     }
 
     /** One transaction: one UPDATE per account (sums and latest time), one upsert per served model. */
     void writeTouches(Collection<AccountTouch> touches, Collection<ServedModel> served) throws SQLException {
-        if (touches.isEmpty() && served.isEmpty()) {
-            return;
+        if (!touches.isEmpty() || !served.isEmpty()) {
+            inTransaction(c -> {
+                touchAccounts(c, touches);
+                upsertServed(c, served);
+            });
         }
+    }
+
+    private interface Work {
+        void run(Connection c) throws SQLException;
+    }
+
+    private void inTransaction(Work work) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                touchAccounts(c, touches);
-                upsertServed(c, served);
+                work.run(c);
                 c.commit();
             } catch (SQLException | RuntimeException e) {
                 c.rollback();

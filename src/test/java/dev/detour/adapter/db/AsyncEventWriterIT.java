@@ -19,11 +19,11 @@ class AsyncEventWriterIT {
     @BeforeEach
     void rows() {
         TestDatabase.clean();
-        Rows.execute("INSERT INTO groups_ (id, name) VALUES (1, 'g')");
+        Rows.execute("INSERT INTO groups_ (id, name, created_at, updated_at) VALUES (1, 'g', '2026-11-01 00:00:00', '2026-11-01 00:00:00')");
         for (int id = 1; id <= 2; id++) {
             Rows.execute("INSERT INTO accounts (id, name, group_id, platform, base_url, api_key_cipher, api_key_hint, "
-                    + "model_mappings_json, created_at) VALUES (" + id + ", 'a" + id + "', 1, 'openai', 'http://x', "
-                    + "'c', 'sk-…0001', '[]', '2026-11-01 00:00:00')");
+                    + "model_mappings_json, created_at, updated_at) VALUES (" + id + ", 'a" + id + "', 1, 'openai', "
+                    + "'http://x', 'c', 'sk-…0001', '[]', '2026-11-01 00:00:00', '2026-11-01 00:00:00')");
         }
         Rows.execute("INSERT INTO detour_keys (id, name, key_hash, key_hint, policy_json, created_at, updated_at) "
                 + "VALUES (7, 'k', REPEAT('a', 64), 'dtr-…0001', '{}', '2026-11-01 00:00:00', '2026-11-01 00:00:00')");
