@@ -89,7 +89,17 @@ final class Exchange {
 
     private static final int MAX_SIZED_READ = 1 << 20;
 
+    /**
+     * A 2xx JSON answer is read once (usage, cost, response id, envelope fields). When that read finds
+     * one complete object without any failure-envelope field, the classifier's verdict is already known
+     * to be success (F-4, {@link dev.detour.core.failure.ErrorEnvelope#feedsEnvelope}): no String copy.
+     */
     private AttemptResult judge(int status, List<Header> headers, byte[] body, boolean sse, String modelKey) {
+        boolean success = status >= 200 && status < 300;
+        AnswerFacts answer = !success ? AnswerFacts.NONE : sse ? UsageLines.of(body) : AnswerReader.read(body);
+        if (answer.envelopeClear()) {
+            return AttemptResult.buffered(status, headers, body, answer);
+        }
         String text = new String(body, StandardCharsets.UTF_8);
         // F-4: a buffered SSE body is judged for truncation by the same scanner as the streaming path
         AttemptFacts facts = sse ? AttemptFacts.streamed(status, lowerCase(headers), text)
@@ -101,7 +111,7 @@ final class Exchange {
         if (verdict.isClientError()) {
             return AttemptResult.clientError(status, headers, body);
         }
-        return AttemptResult.buffered(status, headers, body);
+        return AttemptResult.buffered(status, headers, body, answer);
     }
 
     /** Reads up to the end of the first non-empty data frame; comments and keep-alives before it are kept. */

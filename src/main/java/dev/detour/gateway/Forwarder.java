@@ -262,10 +262,11 @@ public final class Forwarder {
         trace.groupId = account.groupId();
         trace.reasonCode = successReason(trace, candidate).wire();
         if (result.kind() == AttemptResult.Kind.SUCCESS_BUFFERED) {
-            trace.usage = UsageExtractor.fromJson(result.body(), 0, result.body().length);
-            settleSmart(call, candidate, trace, ResponseIds.fromBody(call.family(), result.body()),
+            AnswerFacts answer = result.answer(); // usage, cost and id from Exchange's one read of the body
+            trace.usage = answer.usage();
+            settleSmart(call, candidate, trace, ResponseIds.of(call.family(), answer),
                     (int) ((System.nanoTime() - trace.startNanos) / 1_000_000));
-            loadSucceeded(call, candidate, trace, UsageCost.micros(result.body()));
+            loadSucceeded(call, candidate, trace, answer.costMicros());
             state.onSuccess(account, candidate.modelKey(), clock.instant());
             events.touchAccount(account.id(), true, clock.instant(), candidate.modelKey());
             answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()), result.body(),

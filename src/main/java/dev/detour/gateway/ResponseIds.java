@@ -1,11 +1,7 @@
 package dev.detour.gateway;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import dev.detour.core.account.EndpointFamily;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -17,7 +13,6 @@ import java.util.regex.Pattern;
  * {@code response.created} (or {@code response.completed}) event.
  */
 public final class ResponseIds {
-    private static final JsonFactory FACTORY = new JsonFactory();
     private static final Pattern STREAMED = Pattern.compile("\"response\"\\s*:\\s*\\{\\s*\"id\"\\s*:\\s*\"([^\"]{1,191})\"");
     private static final int SNIFF_LIMIT = 64 * 1024;
 
@@ -25,27 +20,8 @@ public final class ResponseIds {
     }
 
     /** The top-level {@code id} of a buffered Responses answer; null for other families or without one. */
-    public static String fromBody(EndpointFamily family, byte[] body) {
-        if (family != EndpointFamily.RESPONSES) {
-            return null;
-        }
-        try (JsonParser p = FACTORY.createParser(body)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return null;
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                if ("id".equals(name) && value == JsonToken.VALUE_STRING) {
-                    String id = p.getText();
-                    return id.isEmpty() || id.length() > 191 ? null : id;
-                }
-                p.skipChildren();
-            }
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return null;
+    static String of(EndpointFamily family, AnswerFacts answer) {
+        return family == EndpointFamily.RESPONSES ? answer.responseId() : null;
     }
 
     /** The id inside a streamed {@code response.*} event, or null. */

@@ -1,7 +1,6 @@
 package dev.detour.gateway;
 
 import dev.detour.core.failure.StreamTerminalScanner;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -17,9 +16,7 @@ final class StreamRelay {
     }
 
     private final StreamTerminalScanner scanner = new StreamTerminalScanner();
-    private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
-    private Usage usage = Usage.NONE;
-    private long costMicros = -1;
+    private final UsageLines usage = new UsageLines();
 
     Result relay(UpstreamResponse response, byte[] head, ResponseSink sink) {
         long firstWrite = 0;
@@ -40,10 +37,10 @@ final class StreamRelay {
                 bytes += n;
             }
             response.close();
-            return new Result(scanner.truncated(), false, usage, firstWrite, bytes, costMicros);
+            return new Result(scanner.truncated(), false, usage.usage(), firstWrite, bytes, usage.costMicros());
         } catch (ResponseSink.ClientGoneException e) {
             response.abort();
-            return new Result(false, true, usage, firstWrite, bytes, costMicros);
+            return new Result(false, true, usage.usage(), firstWrite, bytes, usage.costMicros());
         }
     }
 
@@ -58,27 +55,6 @@ final class StreamRelay {
 
     private void track(byte[] bytes, int offset, int length) {
         scanner.feed(bytes, offset, length);
-        int start = offset;
-        for (int i = offset; i < offset + length; i++) {
-            if (bytes[i] == '\n') {
-                line.write(bytes, start, i - start);
-                completeLine();
-                start = i + 1;
-            }
-        }
-        line.write(bytes, start, offset + length - start);
-    }
-
-    private void completeLine() {
-        byte[] l = line.toByteArray();
-        line.reset();
-        if (l.length > 5 && l[0] == 'd' && l[1] == 'a' && l[2] == 't' && l[3] == 'a' && l[4] == ':') {
-            Usage found = UsageExtractor.fromJson(l, 5, l.length - 5);
-            if (found != Usage.NONE) {
-                usage = usage.merge(found);
-                long cost = UsageCost.micros(l, 5, l.length - 5); // S-7: streamed usage feeds the EMA too
-                costMicros = cost >= 0 ? cost : costMicros;
-            }
-        }
+        usage.feed(bytes, offset, length);
     }
 }

@@ -14,15 +14,15 @@ class ResponseIdsTest {
 
     @Test
     void theTopLevelIdOfABufferedResponsesAnswerIsItsResponseId() {
-        assertEquals("resp_1", ResponseIds.fromBody(EndpointFamily.RESPONSES,
-                bytes("{\"object\":\"response\",\"output\":[{\"id\":\"msg_9\"}],\"id\":\"resp_1\"}")));
+        assertEquals("resp_1", ResponseIds.of(EndpointFamily.RESPONSES, AnswerReader.read(
+                bytes("{\"object\":\"response\",\"output\":[{\"id\":\"msg_9\"}],\"id\":\"resp_1\"}"))));
     }
 
     @Test
     void otherFamiliesAndBodiesWithoutAnIdBindNothing() {
-        assertNull(ResponseIds.fromBody(EndpointFamily.CHAT_COMPLETIONS, bytes("{\"id\":\"chatcmpl-1\"}")));
-        assertNull(ResponseIds.fromBody(EndpointFamily.RESPONSES, bytes("{\"object\":\"response\"}")));
-        assertNull(ResponseIds.fromBody(EndpointFamily.RESPONSES, bytes("not json")));
+        assertNull(ResponseIds.of(EndpointFamily.CHAT_COMPLETIONS, AnswerReader.read(bytes("{\"id\":\"chatcmpl-1\"}"))));
+        assertNull(ResponseIds.of(EndpointFamily.RESPONSES, AnswerReader.read(bytes("{\"object\":\"response\"}"))));
+        assertNull(ResponseIds.of(EndpointFamily.RESPONSES, AnswerReader.read(bytes("not json"))));
     }
 
     @Test

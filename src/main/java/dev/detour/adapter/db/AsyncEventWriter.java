@@ -1,15 +1,11 @@
 package dev.detour.adapter.db;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.detour.gateway.EventSink;
 import dev.detour.gateway.RequestEvent;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,21 +19,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class AsyncEventWriter implements EventSink, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AsyncEventWriter.class);
-    static final ObjectMapper JSON = new ObjectMapper()
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
     private static final int BATCH = 500;
 
-    private final Database database;
+    private final EventBatches batches;
     private final LinkedBlockingDeque<RequestEvent> queue;
-    private final Map<Long, AccountTouch> touches = new HashMap<>();
-    private final Map<String, ServedModel> served = new HashMap<>();
+    private final TouchTally touches = new TouchTally();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
     private final Thread thread;
     private volatile boolean running = true;
 
     public AsyncEventWriter(Database database, int capacity) {
-        this.database = database;
+        this.batches = new EventBatches(database.dataSource());
         this.queue = new LinkedBlockingDeque<>(capacity);
         this.thread = new Thread(this::loop, "detour-event-writer");
         this.thread.setDaemon(true);
@@ -55,21 +48,14 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
 
     @Override
     public void touchAccount(long accountId, boolean success, Instant at, String modelKey) {
-        synchronized (touches) {
-            touches.merge(accountId, new AccountTouch(accountId, success ? 1 : 0, success ? 0 : 1, at),
-                    (a, b) -> new AccountTouch(accountId, a.successDelta() + b.successDelta(),
-                            a.errorDelta() + b.errorDelta(),
-                            a.lastUsedAt().isAfter(b.lastUsedAt()) ? a.lastUsedAt() : b.lastUsedAt()));
-            if (success && modelKey != null) {
-                served.put(accountId + "\u0000" + modelKey, new ServedModel(accountId, modelKey, at));
-            }
-        }
+        touches.add(accountId, success, at, modelKey);
     }
 
     public long dropped() {
         return dropped.get();
     }
 
+    /** Events written so far; an event counts once its request's account touches are written too. */
     public long written() {
         return written.get();
     }
@@ -96,62 +82,43 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         flush(batch);
     }
 
-    /** Writes one batch; on failure puts it back at the head (oldest first) and backs off. */
+    /**
+     * Writes one batch, then the touches. Touches are drained first: a request touches its account
+     * before it emits its event, so a counted event always has its touch written. A failed batch goes
+     * back to the head of the queue (oldest first) after a pause; failed touches are dropped (logged).
+     */
     private void flush(List<RequestEvent> batch) {
+        touches.drain();
         try {
-            if (!batch.isEmpty()) {
-                List<EventRow> rows = batch.stream().map(AsyncEventWriter::toRow).toList();
-                database.inTransaction(s -> {
-                    s.getMapper(EventMapper.class).insertBatch(rows);
-                    addSpend(s.getMapper(SmartMapper.class), batch); // K-2: spend from event costs
-                    return null;
-                });
-                written.addAndGet(rows.size());
-            }
-            flushTouches();
-            batch.clear();
-        } catch (RuntimeException e) {
+            batches.writeEvents(batch);
+        } catch (SQLException | RuntimeException e) {
             log.warn("request events not written yet ({} queued): {}", queue.size() + batch.size(), e.toString());
-            for (int i = batch.size() - 1; i >= 0; i--) {
-                if (!queue.offerFirst(batch.get(i))) {
-                    dropped.incrementAndGet();
-                }
-            }
-            batch.clear();
+            requeue(batch);
             pause();
+            return;
         }
+        writeTouches();
+        written.addAndGet(batch.size());
+        batch.clear();
     }
 
-    private static void addSpend(SmartMapper mapper, List<RequestEvent> batch) {
-        Map<Long, Long> perKey = new HashMap<>();
-        for (RequestEvent e : batch) {
-            if (e.keyId() != null && e.costMicros() > 0) {
-                perKey.merge(e.keyId(), e.costMicros(), Long::sum);
-            }
-        }
-        perKey.forEach(mapper::addSpent);
-    }
-
-    private void flushTouches() {
-        List<AccountTouch> pendingTouches;
-        List<ServedModel> pendingServed;
-        synchronized (touches) {
-            if (touches.isEmpty()) {
-                return;
-            }
-            pendingTouches = new ArrayList<>(touches.values());
-            pendingServed = new ArrayList<>(served.values());
+    private void writeTouches() {
+        try {
+            batches.writeTouches(touches.accounts(), touches.served());
+        } catch (SQLException | RuntimeException e) {
+            log.warn("account usage counters not updated: {}", e.toString());
+        } finally {
             touches.clear();
-            served.clear();
         }
-        database.inTransaction(s -> {
-            EventMapper mapper = s.getMapper(EventMapper.class);
-            pendingTouches.forEach(mapper::updateAccountTouches);
-            if (!pendingServed.isEmpty()) {
-                mapper.upsertServedModels(pendingServed);
+    }
+
+    private void requeue(List<RequestEvent> batch) {
+        for (int i = batch.size() - 1; i >= 0; i--) {
+            if (!queue.offerFirst(batch.get(i))) {
+                dropped.incrementAndGet();
             }
-            return null;
-        });
+        }
+        batch.clear();
     }
 
     private void pause() {
@@ -160,22 +127,6 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             running = false;
-        }
-    }
-
-    static EventRow toRow(RequestEvent e) {
-        return new EventRow(null, e.requestId(), e.keyId(), e.endpoint(), e.requestedModel(), e.modelKey(),
-                e.stream(), e.accountId(), e.groupId(), e.outcome().wire(), e.status(), e.errorCode(),
-                e.reasonCode(), json(e.attempts()), json(e.rejections()), e.usage().inputTokens(),
-                e.usage().outputTokens(), e.usage().cacheReadTokens(), e.usage().cacheWriteTokens(),
-                e.costMicros(), e.ttftMs(), e.latencyMs(), e.clientIp(), e.createdAt());
-    }
-
-    private static String json(Object value) {
-        try {
-            return JSON.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -4,12 +4,6 @@ import java.util.List;
 import org.apache.ibatis.annotations.Param;
 
 public interface EventMapper {
-    int insertBatch(@Param("events") List<EventRow> events);
-
-    int updateAccountTouches(AccountTouch touch);
-
-    int upsertServedModels(@Param("models") List<ServedModel> models);
-
     EventRow selectByRequestId(String requestId);
 
     List<EventRow> selectPage(EventQuery query);

@@ -22,9 +22,6 @@ public interface SmartMapper {
 
     int deleteBlock(long id);
 
-    /** K-2: spend accumulates from event costs, written by the async event path. */
-    int addSpent(@Param("keyId") long keyId, @Param("micros") long micros);
-
     List<KeySpentRow> selectSpent();
 
     int updateKeySecret(@Param("id") long id, @Param("keyHash") String keyHash, @Param("keyHint") String keyHint,

@@ -29,6 +29,28 @@ public record ErrorEnvelope(String code, String type, String message, boolean st
         return new ErrorEnvelope(code, type, message, isStructuralFailure(root, response, error));
     }
 
+    /** The kind of a top-level value, as a streaming reader reports it to {@link #feedsEnvelope}. */
+    public enum TopValue { STRING, NUMBER, OBJECT, OTHER }
+
+    /**
+     * Whether one top-level field of a JSON object could make {@link #read} anything but
+     * {@link #EMPTY}: code, message, error, response, a failed type or status. A 2xx JSON object with
+     * none of them is a success for {@link FailureClassifier#classify}, so a caller that streams the
+     * answer once can judge it without a String copy and a second parse.
+     *
+     * @param text the value when it is a string, else null
+     */
+    public static boolean feedsEnvelope(String field, TopValue kind, String text) {
+        return switch (field) {
+            case "code" -> kind == TopValue.STRING || kind == TopValue.NUMBER;
+            case "message" -> kind == TopValue.STRING;
+            case "error", "response" -> kind == TopValue.OBJECT;
+            case "type" -> kind == TopValue.STRING && "response.failed".equals(text);
+            case "status" -> kind == TopValue.STRING && "failed".equals(text);
+            default -> false;
+        };
+    }
+
     /** Parses the text first; invalid JSON yields {@link #EMPTY}. */
     public static ErrorEnvelope parse(String json) {
         return read(LenientJson.parse(json));

@@ -99,6 +99,9 @@ public final class StreamTerminalScanner {
 
     /** Looks at the head of each line: "data:" followed by something other than whitespace. */
     private void trackLine(char c) {
+        if (sawData) {
+            return; // settled for good: no line head to copy per line any more
+        }
         if (c == '\n' || c == '\r') {
             judgeLine();
             lineHead.setLength(0);

@@ -1,0 +1,164 @@
+package dev.detour.gateway;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.detour.core.failure.ErrorEnvelope;
+import dev.detour.core.failure.ErrorEnvelope.TopValue;
+import java.io.IOException;
+
+/**
+ * Reads an upstream JSON answer once with Jackson's token parser (N-1): token usage in every object
+ * named {@code usage} (OpenAI prompt/completion, Responses and Anthropic input/output, cached and
+ * cache-creation tokens), the S-7 cost inside it, the P-10 top-level id, and the F-4 envelope facts.
+ * Never throws: what was read before invalid JSON is kept, and such a document is never clear.
+ */
+final class AnswerReader {
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private Usage usage = Usage.NONE;
+    private boolean usageSeen;
+    private long cost = -1;
+    private boolean costSeen;
+    private String responseId;
+    private boolean idSeen;
+    private boolean envelopeFieldSeen;
+
+    private AnswerReader() {
+    }
+
+    static AnswerFacts read(byte[] bytes) {
+        return read(bytes, 0, bytes.length);
+    }
+
+    static AnswerFacts read(byte[] bytes, int offset, int length) {
+        AnswerReader reader = new AnswerReader();
+        boolean complete = reader.scan(bytes, offset, length);
+        boolean clear = complete && !reader.envelopeFieldSeen && startsWithBrace(bytes, offset, length);
+        return new AnswerFacts(reader.usage, reader.usageSeen, reader.cost, reader.responseId, clear);
+    }
+
+    /** True when the bytes were exactly one JSON object (then whitespace); facts are read either way. */
+    private boolean scan(byte[] bytes, int offset, int length) {
+        int depth = 0;
+        int roots = 0;
+        try (JsonParser p = FACTORY.createParser(bytes, offset, length)) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (t == JsonToken.FIELD_NAME) {
+                    depth += field(p, depth == 1 && roots == 0);
+                } else if (t.isStructStart()) {
+                    depth++;
+                } else if (t.isStructEnd()) {
+                    depth--;
+                    roots += depth == 0 ? 1 : 0;
+                } else if (depth == 0) {
+                    roots++; // a scalar document
+                }
+            }
+            return roots == 1;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Reads one field's value token; returns 1 when it opened a container the main loop walks into. */
+    private int field(JsonParser p, boolean topLevel) throws IOException {
+        String name = p.currentName();
+        JsonToken value = p.nextToken();
+        if (value == JsonToken.START_OBJECT && "usage".equals(name)) {
+            readUsage(p);
+            return 0;
+        }
+        if (topLevel) {
+            topField(p, name, value);
+        }
+        return value.isStructStart() ? 1 : 0;
+    }
+
+    private void topField(JsonParser p, String name, JsonToken value) throws IOException {
+        String text = value == JsonToken.VALUE_STRING ? p.getText() : null;
+        if ("id".equals(name) && text != null && !idSeen) {
+            idSeen = true; // P-10: the first top-level string id decides
+            responseId = text.isEmpty() || text.length() > 191 ? null : text;
+        }
+        envelopeFieldSeen |= ErrorEnvelope.feedsEnvelope(name, kind(value), text);
+    }
+
+    private static TopValue kind(JsonToken value) {
+        if (value == JsonToken.VALUE_STRING) {
+            return TopValue.STRING;
+        }
+        if (value.isNumeric()) {
+            return TopValue.NUMBER;
+        }
+        return value == JsonToken.START_OBJECT ? TopValue.OBJECT : TopValue.OTHER;
+    }
+
+    /** One usage object, up to its end: token counts, one level of details, and the cost. */
+    private void readUsage(JsonParser p) throws IOException {
+        usageSeen = true;
+        long input = 0;
+        long output = 0;
+        long cacheRead = 0;
+        long cacheWrite = 0;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            if (v == JsonToken.START_OBJECT) {
+                cacheRead = Math.max(cacheRead, readCached(p));
+            } else if (v.isNumeric() && "cost".equals(name)) {
+                readCost(p);
+            } else if (v != JsonToken.VALUE_NUMBER_INT) {
+                p.skipChildren();
+            } else {
+                long n = p.getLongValue();
+                switch (name) {
+                    case "prompt_tokens", "input_tokens" -> input = n;
+                    case "completion_tokens", "output_tokens" -> output = n;
+                    case "cache_read_input_tokens" -> cacheRead = n;
+                    case "cache_creation_input_tokens" -> cacheWrite = n;
+                    default -> {
+                    }
+                }
+            }
+        }
+        usage = usage.merge(new Usage(input, output, cacheRead, cacheWrite));
+    }
+
+    /** S-7: the first cost in a usage object decides, in currency units; a negative one means none. */
+    private void readCost(JsonParser p) throws IOException {
+        if (costSeen) {
+            return;
+        }
+        costSeen = true;
+        double value = p.getDoubleValue();
+        cost = value < 0 || Double.isNaN(value) ? -1 : Math.round(value * 1_000_000d);
+    }
+
+    /** {@code prompt_tokens_details} / {@code input_tokens_details}: the cached token count. */
+    private static long readCached(JsonParser p) throws IOException {
+        long cached = 0;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            if (v == JsonToken.VALUE_NUMBER_INT && "cached_tokens".equals(name)) {
+                cached = p.getLongValue();
+            } else {
+                p.skipChildren();
+            }
+        }
+        return cached;
+    }
+
+    /** What String.strip() would leave starting with '{' (a BOM or any other byte is not clear). */
+    private static boolean startsWithBrace(byte[] bytes, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            byte b = bytes[i];
+            if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+                return b == '{';
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,66 @@
+package dev.detour.adapter.db;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.detour.gateway.RequestEvent;
+import dev.detour.gateway.RequestEvent.AttemptRecord;
+import dev.detour.gateway.Usage;
+import dev.detour.testkit.Rows;
+import dev.detour.testkit.TestDatabase;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** N-4 and the account touches: every event once and in order, one coalesced touch per account. */
+class AsyncEventWriterIT {
+    private static final Instant T0 = Instant.parse("2026-11-29T12:00:00.125Z");
+
+    @BeforeEach
+    void rows() {
+        TestDatabase.clean();
+        Rows.execute("INSERT INTO groups_ (id, name, created_at, updated_at) VALUES (1, 'g', '2026-11-01 00:00:00', '2026-11-01 00:00:00')");
+        for (int id = 1; id <= 2; id++) {
+            Rows.execute("INSERT INTO accounts (id, name, group_id, platform, base_url, api_key_cipher, api_key_hint, "
+                    + "model_mappings_json, created_at, updated_at) VALUES (" + id + ", 'a" + id + "', 1, 'openai', "
+                    + "'http://x', 'c', 'sk-…0001', '[]', '2026-11-01 00:00:00', '2026-11-01 00:00:00')");
+        }
+        Rows.execute("INSERT INTO detour_keys (id, name, key_hash, key_hint, policy_json, created_at, updated_at) "
+                + "VALUES (7, 'k', REPEAT('a', 64), 'dtr-…0001', '{}', '2026-11-01 00:00:00', '2026-11-01 00:00:00')");
+    }
+
+    @Test
+    void closeWritesEveryEventInOrderWithSpendAndOneSummedTouchPerAccount() {
+        AsyncEventWriter writer = new AsyncEventWriter(TestDatabase.database(), 100);
+        writer.touchAccount(1, true, T0.plusSeconds(3), "gpt-x");
+        writer.touchAccount(1, false, T0.plusSeconds(2), null);
+        writer.touchAccount(1, true, T0.plusSeconds(1), "gpt-x");
+        writer.touchAccount(2, false, T0.plusSeconds(5), null);
+        for (int i = 0; i < 5; i++) {
+            writer.emit(event(i));
+        }
+        writer.close();
+
+        assertEquals(5, writer.written());
+        assertEquals(List.of("req00", "req01", "req02", "req03", "req04"),
+                Rows.strings("SELECT TRIM(request_id) FROM request_events ORDER BY id").stream()
+                        .map(s -> s.substring(0, 5)).toList());
+        assertEquals(100 + 101 + 102 + 103 + 104, Rows.number("SELECT spent_micros FROM detour_keys WHERE id = 7"));
+        assertEquals("2 1 2026-11-29 12:00:03.125", Rows.column("SELECT CONCAT(success_count, ' ', error_count, ' ', "
+                + "last_used_at) AS t FROM accounts WHERE id = 1", "t"));
+        assertEquals("0 1 2026-11-29 12:00:05.125", Rows.column("SELECT CONCAT(success_count, ' ', error_count, ' ', "
+                + "last_used_at) AS t FROM accounts WHERE id = 2", "t"));
+        assertEquals("gpt-x 2026-11-29 12:00:03.125", Rows.column("SELECT CONCAT(model_key, ' ', last_served_at) AS t "
+                + "FROM account_served_models WHERE account_id = 1", "t"));
+        assertEquals("[{\"account_id\":1,\"status\":200,\"failure_kind\":null,\"scope\":null,\"duration_ms\":4,"
+                + "\"action\":\"final\"}] 4 2", Rows.column("SELECT CONCAT(attempts_json, ' ', input_tokens, ' ', "
+                + "output_tokens) AS t FROM request_events WHERE request_id LIKE 'req04%'", "t"));
+    }
+
+    private static RequestEvent event(int i) {
+        return new RequestEvent(String.format("req%02d%021d", i, 0), 7L, "chat_completions", "gpt-x", "gpt-x", i % 2 == 0,
+                1L, 1L, RequestEvent.Outcome.SUCCESS, 200, null, null,
+                List.of(new AttemptRecord(1, 200, null, null, i, "final")), List.of(), new Usage(i, 2, 0, 0), 100 + i,
+                i % 2 == 0 ? 3 : null, 10, "127.0.0.1", T0.plusMillis(i));
+    }
+}
