@@ -54,10 +54,12 @@ public final class RouteStatsBook {
                 ttftNext = (ttftNext + 1) % WINDOW;
                 ttftCount = Math.min(WINDOW, ttftCount + 1);
             }
-            cached = null;
+            // computed once per outcome here rather than by the next readers: under load every request adds an
+            // outcome, and readers that found the cache empty queued on this lock to compute the same stats
+            cached = compute();
         }
 
-        /** Every selection reads every route (S-3): lock-free unless an outcome arrived since the last read. */
+        /** Every selection reads every route (S-3), so reads never lock. */
         RouteStats stats() {
             RouteStats stats = cached;
             return stats != null ? stats : compute();
