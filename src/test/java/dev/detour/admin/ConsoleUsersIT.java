@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -86,25 +87,21 @@ class ConsoleUsersIT {
     }
 
     private static List<String> capturingStderr(Runnable action) {
-        PrintStream original = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            action.run();
-        } finally {
-            System.setErr(original);
-        }
-        return captured.toString(StandardCharsets.UTF_8).lines().toList();
+        return capturing(System.err, System::setErr, action);
     }
 
     private static List<String> capturingStdout(Runnable action) {
-        PrintStream original = System.out;
+        return capturing(System.out, System::setOut, action);
+    }
+
+    /** The lines {@code action} printed on one standard stream. */
+    private static List<String> capturing(PrintStream original, Consumer<PrintStream> install, Runnable action) {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        install.accept(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             action.run();
         } finally {
-            System.setOut(original);
+            install.accept(original);
         }
         return captured.toString(StandardCharsets.UTF_8).lines().toList();
     }
