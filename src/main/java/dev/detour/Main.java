@@ -25,7 +25,8 @@ public final class Main {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(app::close, "detour-shutdown"));
         // on standard output, like the first-run secrets: the one line a newcomer under `mvnw -q` sees
-        System.out.println("Detour is ready: console http://" + DemoMode.loopbackHost(config.bind()) + ":" + app.port()
-                + "/ , OpenAI/Anthropic-compatible API at /v1");
+        String origin = "http://" + DemoMode.loopbackHost(config.bind()) + ":" + app.port();
+        System.out.println("Detour is ready: console " + origin + "/ (OpenAI/Anthropic-compatible API at " + origin
+                + "/v1)");
     }
 }
