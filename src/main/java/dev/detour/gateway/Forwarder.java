@@ -144,7 +144,7 @@ public final class Forwarder {
                 continue;
             }
             // S-5: a full account is skipped this time, with no failure recorded
-            int limit = load == null ? account.maxInFlight() : load.capacityShare(account.maxInFlight()); // S-5
+            int limit = router.capacityShare(account.maxInFlight()); // S-5: this instance's share
             if (!leases.tryAcquire(account.id(), limit)) {
                 tried.remove(account.id());
                 trace.rejections.add(new RejectionRecord(account.id(), ReasonCode.CAPACITY_OVERFLOW_TO_NEXT.wire()));
