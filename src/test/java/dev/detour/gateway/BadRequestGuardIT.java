@@ -31,8 +31,7 @@ class BadRequestGuardIT {
         gw = Gateway.start();
         a = FakeUpstream.start();
         b = FakeUpstream.start();
-        long group = gw.admin("GET", "/groups", null).path("items").get(0).path("id").asLong();
-        gw.admin("PUT", "/groups/" + group, "{\"name\":\"default\",\"halt_policy\":\"on\"}");
+        gw.enableGroupHalt();
     }
 
     @AfterEach

@@ -28,8 +28,7 @@ class GroupHaltIT {
         a = FakeUpstream.start();
         b = FakeUpstream.start();
         c = FakeUpstream.start();
-        long group = gw.admin("GET", "/groups", null).path("items").get(0).path("id").asLong();
-        gw.admin("PUT", "/groups/" + group, "{\"name\":\"default\",\"halt_policy\":\"on\"}");
+        gw.enableGroupHalt();
     }
 
     @AfterEach

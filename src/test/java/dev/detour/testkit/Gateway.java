@@ -80,6 +80,16 @@ public final class Gateway implements AutoCloseable {
         return key;
     }
 
+    /** The id of the "default" group every account here joins. */
+    public long defaultGroupId() {
+        return admin("GET", "/groups", null).path("items").get(0).path("id").asLong();
+    }
+
+    /** S-9 is opt-in per group: turns group halts on for the default group. */
+    public void enableGroupHalt() {
+        admin("PUT", "/groups/" + defaultGroupId(), "{\"name\":\"default\",\"halt_policy\":\"on\"}");
+    }
+
     public JsonNode admin(String method, String path, String body) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + "/admin/api" + path))
                 .header("Authorization", "Bearer " + TestApp.ADMIN_TOKEN).header("Content-Type", "application/json")

@@ -86,7 +86,7 @@ class ProtectionConsoleIT {
     void aHaltedGroupShowsItsTimeRemainingAndReasonOnTheGroupsPageUntilASuccessClearsIt() throws Exception {
         web.addRequestHeader("Accept-Language", "zh-CN");
         ConsolePages.signIn(web, gw.base());
-        long group = gw.admin("GET", "/groups", null).path("items").get(0).path("id").asLong();
+        long group = gw.defaultGroupId();
         HtmlPage edit = web.getPage(gw.base() + "/groups/" + group);
         edit.<HtmlCheckBoxInput>getHtmlElementById("g-halt").setChecked(true);
         edit.<HtmlButton>getHtmlElementById("group-save").click();
