@@ -48,7 +48,7 @@ final class EventBatches {
     void writeEvents(List<RequestEvent> events) throws SQLException {
         if (!events.isEmpty()) {
             inTransaction(c -> {
-                insertEvents(c, events);
+                batch(c, INSERT_EVENT, events, EventBatches::bindEvent);
                 addSpend(c, events);
             });
         }
@@ -58,8 +58,8 @@ final class EventBatches {
     void writeTouches(Collection<AccountTouch> touches, Collection<ServedModel> served) throws SQLException {
         if (!touches.isEmpty() || !served.isEmpty()) {
             inTransaction(c -> {
-                touchAccounts(c, touches);
-                upsertServed(c, served);
+                batch(c, TOUCH_ACCOUNT, touches, EventBatches::bindTouch);
+                batch(c, SERVED_MODEL, served, EventBatches::bindServed);
             });
         }
     }
@@ -81,10 +81,18 @@ final class EventBatches {
         }
     }
 
-    private static void insertEvents(Connection c, List<RequestEvent> events) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(INSERT_EVENT)) {
-            for (RequestEvent e : events) {
-                bindEvent(ps, e);
+    private interface Binder<T> {
+        void bind(PreparedStatement ps, T row) throws SQLException;
+    }
+
+    /** One prepared statement, one parameter set per row, sent as one batch; nothing when there are no rows. */
+    private static <T> void batch(Connection c, String sql, Collection<T> rows, Binder<T> binder) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (T row : rows) {
+                binder.bind(ps, row);
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -128,49 +136,24 @@ final class EventBatches {
                 perKey.merge(e.keyId(), e.costMicros(), Long::sum);
             }
         }
-        if (perKey.isEmpty()) {
-            return;
-        }
-        try (PreparedStatement ps = c.prepareStatement(ADD_SPENT)) {
-            for (Map.Entry<Long, Long> spend : perKey.entrySet()) {
-                ps.setLong(1, spend.getValue());
-                ps.setLong(2, spend.getKey());
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
+        batch(c, ADD_SPENT, perKey.entrySet(), (ps, spend) -> {
+            ps.setLong(1, spend.getValue());
+            ps.setLong(2, spend.getKey());
+        });
     }
 
-    private static void touchAccounts(Connection c, Collection<AccountTouch> touches) throws SQLException {
-        if (touches.isEmpty()) {
-            return;
-        }
-        try (PreparedStatement ps = c.prepareStatement(TOUCH_ACCOUNT)) {
-            for (AccountTouch t : touches) {
-                ps.setLong(1, t.successDelta());
-                ps.setLong(2, t.errorDelta());
-                setTime(ps, 3, t.lastUsedAt());
-                setTime(ps, 4, t.lastUsedAt());
-                ps.setLong(5, t.accountId());
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
+    private static void bindTouch(PreparedStatement ps, AccountTouch t) throws SQLException {
+        ps.setLong(1, t.successDelta());
+        ps.setLong(2, t.errorDelta());
+        setTime(ps, 3, t.lastUsedAt());
+        setTime(ps, 4, t.lastUsedAt());
+        ps.setLong(5, t.accountId());
     }
 
-    private static void upsertServed(Connection c, Collection<ServedModel> served) throws SQLException {
-        if (served.isEmpty()) {
-            return;
-        }
-        try (PreparedStatement ps = c.prepareStatement(SERVED_MODEL)) {
-            for (ServedModel m : served) {
-                ps.setLong(1, m.accountId());
-                ps.setString(2, m.modelKey());
-                setTime(ps, 3, m.lastServedAt());
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
+    private static void bindServed(PreparedStatement ps, ServedModel m) throws SQLException {
+        ps.setLong(1, m.accountId());
+        ps.setString(2, m.modelKey());
+        setTime(ps, 3, m.lastServedAt());
     }
 
     private static void setLong(PreparedStatement ps, int index, Long value) throws SQLException {
