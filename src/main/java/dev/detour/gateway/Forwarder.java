@@ -373,8 +373,7 @@ public final class Forwarder {
         trace.status = status;
         sink.begin(status, headers);
         try {
-            sink.write(body, 0, body.length);
-            sink.flush();
+            sink.writeWhole(body);
             finish(trace, outcome, trace.errorCode);
         } catch (ResponseSink.ClientGoneException e) {
             finish(trace, Outcome.CANCELLED, trace.errorCode);

@@ -14,6 +14,15 @@ public interface ResponseSink {
 
     void flush() throws ClientGoneException;
 
+    /**
+     * Writes a whole answer after {@link #begin}: its length is known, so a sink may send it with a
+     * Content-Length in one write instead of as chunks.
+     */
+    default void writeWhole(byte[] body) throws ClientGoneException {
+        write(body, 0, body.length);
+        flush();
+    }
+
     /** True once {@link #begin} was called: nothing can be switched any more. */
     boolean committed();
 

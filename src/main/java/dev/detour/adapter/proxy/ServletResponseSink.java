@@ -41,6 +41,13 @@ final class ServletResponseSink implements ResponseSink {
         }
     }
 
+    /** Content-Length set first: Jetty then sends headers and body together and completes at the last byte. */
+    @Override
+    public void writeWhole(byte[] body) throws ClientGoneException {
+        response.setContentLength(body.length);
+        write(body, 0, body.length);
+    }
+
     @Override
     public void flush() throws ClientGoneException {
         try {

@@ -60,8 +60,11 @@ public final class TrustedProxies implements ClientAddress {
 
     @Override
     public String of(HttpServletRequest request) {
-        return clientIp(request.getRemoteAddr(), request.getHeaders("X-Forwarded-For") == null ? List.of()
-                : java.util.Collections.list(request.getHeaders("X-Forwarded-For")));
+        String peer = request.getRemoteAddr();
+        if (ranges.isEmpty() || request.getHeader("X-Forwarded-For") == null) {
+            return peer; // nothing to believe: skip parsing the peer address on every request
+        }
+        return clientIp(peer, java.util.Collections.list(request.getHeaders("X-Forwarded-For")));
     }
 
     /** The client address for a peer and its X-Forwarded-For header values (in arrival order). */

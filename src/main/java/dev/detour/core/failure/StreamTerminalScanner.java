@@ -16,11 +16,23 @@ public final class StreamTerminalScanner {
             "\"finish_reason\":\"stop\"", "\"finish_reason\":\"length\"", "\"finish_reason\":\"tool_calls\"",
             "\"finish_reason\":\"content_filter\"", "\"finishReason\":\"STOP\"");
     private static final int WINDOW = MARKERS.stream().mapToInt(String::length).max().orElse(0);
+    /** Chars that end some marker: only on those is the tail compared (a stream is mostly other chars). */
+    private static final boolean[] ENDS_A_MARKER = new boolean[128];
     private static final int LINE_HEAD = 64;
 
-    private final StringBuilder tail = new StringBuilder();
-    private final StringBuilder pendingWhitespace = new StringBuilder();
+    static {
+        for (String marker : MARKERS) {
+            ENDS_A_MARKER[marker.charAt(marker.length() - 1)] = true;
+        }
+    }
+
+    /** The last {@link #WINDOW} emitted chars, a ring: {@code next} is where the next one goes. */
+    private final char[] tail = new char[WINDOW];
+    private int next;
+    private int filled;
     private final StringBuilder lineHead = new StringBuilder();
+    /** Blanks seen since the last char: dropped before a colon, otherwise they count as one blank. */
+    private boolean pendingBlank;
     private boolean afterColon;
     private boolean lineJudged;
     private boolean terminal;
@@ -60,19 +72,15 @@ public final class StreamTerminalScanner {
             return;
         }
         if (c == ':') {
-            pendingWhitespace.setLength(0);
+            pendingBlank = false;
             afterColon = true;
             emit(c);
         } else if (c == ' ' || c == '\t') {
-            if (!afterColon) {
-                pendingWhitespace.append(c);
-            }
+            pendingBlank |= !afterColon;
         } else {
-            if (!pendingWhitespace.isEmpty()) {
-                for (int i = 0; i < pendingWhitespace.length(); i++) {
-                    emit(pendingWhitespace.charAt(i));
-                }
-                pendingWhitespace.setLength(0);
+            if (pendingBlank) {
+                emit(' '); // no marker holds a blank: one stands for any run of them
+                pendingBlank = false;
             }
             afterColon = false;
             emit(c);
@@ -80,12 +88,14 @@ public final class StreamTerminalScanner {
     }
 
     private void emit(char c) {
-        tail.append(c);
-        if (tail.length() > 2 * WINDOW) {
-            tail.delete(0, tail.length() - WINDOW);
+        tail[next] = c;
+        next = next + 1 == WINDOW ? 0 : next + 1;
+        filled = Math.min(filled + 1, WINDOW);
+        if (c >= ENDS_A_MARKER.length || !ENDS_A_MARKER[c]) {
+            return;
         }
         for (String marker : MARKERS) {
-            if (marker.charAt(marker.length() - 1) == c && endsWith(marker)) {
+            if (endsWith(marker)) {
                 terminal = true;
                 return;
             }
@@ -93,8 +103,18 @@ public final class StreamTerminalScanner {
     }
 
     private boolean endsWith(String marker) {
-        int start = tail.length() - marker.length();
-        return start >= 0 && tail.indexOf(marker, start) == start;
+        int length = marker.length();
+        if (length > filled) {
+            return false;
+        }
+        int at = next;
+        for (int i = length - 1; i >= 0; i--) {
+            at = at == 0 ? WINDOW - 1 : at - 1;
+            if (tail[at] != marker.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Looks at the head of each line: "data:" followed by something other than whitespace. */

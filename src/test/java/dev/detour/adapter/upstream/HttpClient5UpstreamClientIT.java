@@ -231,6 +231,53 @@ class HttpClient5UpstreamClientIT {
         assertEquals(2, upstream.connectionsOpened());
     }
 
+    /**
+     * An upstream that closes an idle keep-alive connection (its keep-alive timeout) without saying so:
+     * the next request must go out on a fresh connection, not fail on the dead one. The check that
+     * finds it dead is one non-blocking read on plain HTTP; here it runs on every reuse.
+     */
+    @Test
+    void aConnectionTheUpstreamClosedWhileIdleIsNotReused() throws Exception {
+        String answer = "{\"ok\":true}";
+        try (ServerSocket server = new ServerSocket(0);
+                var checkedEveryTime = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
+                        10, 10, org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS)) {
+            ExecutorService serving = Executors.newSingleThreadExecutor();
+            CountDownLatch firstClosed = new CountDownLatch(1);
+            serving.submit(() -> {
+                for (int i = 0; i < 2; i++) {
+                    try (var socket = server.accept()) {
+                        readRequestHead(socket.getInputStream());
+                        socket.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                + "Content-Length: " + answer.length() + "\r\n\r\n" + answer)
+                                .getBytes(StandardCharsets.US_ASCII));
+                    } // closed right after answering, with no "Connection: close" to warn the client
+                    firstClosed.countDown();
+                }
+                return null;
+            });
+            String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
+            for (int i = 0; i < 2; i++) {
+                try (UpstreamResponse response = checkedEveryTime.send(get(url))) {
+                    assertEquals(200, response.status());
+                    assertEquals(answer, readAll(response.body()));
+                }
+                firstClosed.await(); // the pooled connection is now dead while idle
+            }
+            serving.shutdownNow();
+        }
+    }
+
+    private static void readRequestHead(InputStream in) throws IOException {
+        int matched = 0;
+        for (int b = in.read(); b >= 0; b = in.read()) {
+            matched = b == "\r\n\r\n".charAt(matched) ? matched + 1 : (b == '\r' ? 1 : 0);
+            if (matched == 4) {
+                return;
+            }
+        }
+    }
+
     @Test
     void abortDropsAStalledStreamAtOnceAndLaterReadsFail() throws Exception {
         upstream.enqueue(Reply.stallAfterFirstFrame(List.of("first", "never")));

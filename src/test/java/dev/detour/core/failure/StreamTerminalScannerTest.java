@@ -70,6 +70,18 @@ class StreamTerminalScannerTest {
     }
 
     @Test
+    void aMarkerFarIntoALongStreamIsFoundAtEveryOffsetAndBlanksInsideOneBreakIt() {
+        String filler = DELTA.repeat(40);
+        for (int shift = 0; shift < 40; shift++) {
+            String head = filler + "x".repeat(shift);
+            assertFalse(scan(head, "data: {\"finish_reason\"\t : \t\"stop\"}\n\n").truncated(), "shift " + shift);
+            assertTrue(scan(head, "data: {\"finish_reason\":\"st op\"}\n\n").truncated(), "shift " + shift);
+            assertTrue(scan(head, "data: [DO NE]\n\n").truncated(), "shift " + shift);
+        }
+        assertTrue(scan(DELTA, "data: {\"finish_reason\" x:\"stop\"}\n\n").truncated(), "a char between key and colon");
+    }
+
+    @Test
     void aStreamWithNoDataFrameIsNotTruncatedOnlyEmpty() {
         assertFalse(scan(": keep-alive\n\n", "data:\n\n", "data:   \n\n", "event: ping\n\n").truncated());
         assertFalse(scan("").sawDataFrame());
