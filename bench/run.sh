@@ -15,6 +15,7 @@
 #   BENCH_DETOUR_FLAGS      Detour JVM flags (default: -Xmx512m)
 #   BENCH_WARMUP / BENCH_ROUNDS              latency warm-up / measured requests per leg (5000 / 20000)
 #   BENCH_WRK_DURATION                      wrk duration per leg (15s)
+#   BENCH_WRK_WARMUP                        unmeasured wrk run before each leg's measured one (30s)
 #   BENCH_STREAM_WARMUP / BENCH_STREAM_ROUNDS  concurrency-1 streams per leg (2 / 10)
 #   BENCH_HOLD_STREAMS / BENCH_HOLD_RAMP_MS / BENCH_HOLD_MS  held streams (1000 / 2000 / 10000)
 #   BENCH_KEEP=1            keep the work directory (logs, nginx.conf, Detour data) after the run
@@ -35,6 +36,7 @@ DETOUR_FLAGS="${BENCH_DETOUR_FLAGS:--Xmx512m}"
 WARMUP="${BENCH_WARMUP:-5000}"
 ROUNDS="${BENCH_ROUNDS:-20000}"
 WRK_DURATION="${BENCH_WRK_DURATION:-15s}"
+WRK_WARMUP="${BENCH_WRK_WARMUP:-30s}"
 STREAM_WARMUP="${BENCH_STREAM_WARMUP:-2}"
 STREAM_ROUNDS="${BENCH_STREAM_ROUNDS:-10}"
 HOLD_STREAMS="${BENCH_HOLD_STREAMS:-1000}"
@@ -329,6 +331,11 @@ measure_latency() {
 
 run_wrk() { # leg port bearer
   local out
+  # Every leg gets the same unmeasured warm-up at the same concurrency: a JVM reaches its steady state
+  # only after the JIT has compiled the concurrent path (the latency stage before runs at concurrency 1).
+  log "throughput warm-up: wrk -t2 -c16 -d$WRK_WARMUP → $1 (not measured)"
+  (cd "$ROOT/bench" && BENCH_BEARER="$3" wrk -t2 -c16 -d"$WRK_WARMUP" -s post.lua \
+    "http://127.0.0.1:$2/v1/chat/completions" >/dev/null)
   log "throughput: wrk -t2 -c16 -d$WRK_DURATION → $1"
   out="$(cd "$ROOT/bench" && BENCH_BEARER="$3" wrk -t2 -c16 -d"$WRK_DURATION" -s post.lua \
     "http://127.0.0.1:$2/v1/chat/completions")"
@@ -406,8 +413,8 @@ main() {
     DETOUR_KEY=""
     put meta.detour_status "not measured — $DETOUR_FAIL"
   fi
+  measure_throughput    # first: its warm-up runs also JIT-warm the buffered path timed next at concurrency 1
   measure_latency
-  measure_throughput
   measure_held_streams  # first: thousands of streams also JIT-warm every stream path for the next stage
   measure_streams
   put meta.load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
