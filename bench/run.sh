@@ -15,7 +15,7 @@
 #   BENCH_DETOUR_FLAGS      Detour JVM flags (default: -Xmx512m)
 #   BENCH_WARMUP / BENCH_ROUNDS              latency warm-up / measured requests per leg (5000 / 20000)
 #   BENCH_WRK_DURATION                      wrk duration per leg (15s)
-#   BENCH_WRK_WARMUP                        unmeasured wrk run before each leg's measured one (30s)
+#   BENCH_WRK_WARMUP                        unmeasured wrk run before each leg's measured one (60s)
 #   BENCH_STREAM_WARMUP / BENCH_STREAM_ROUNDS  concurrency-1 streams per leg (2 / 10)
 #   BENCH_HOLD_STREAMS / BENCH_HOLD_RAMP_MS / BENCH_HOLD_MS  held streams (1000 / 2000 / 10000)
 #   BENCH_KEEP=1            keep the work directory (logs, nginx.conf, Detour data) after the run
@@ -36,7 +36,7 @@ DETOUR_FLAGS="${BENCH_DETOUR_FLAGS:--Xmx512m}"
 WARMUP="${BENCH_WARMUP:-5000}"
 ROUNDS="${BENCH_ROUNDS:-20000}"
 WRK_DURATION="${BENCH_WRK_DURATION:-15s}"
-WRK_WARMUP="${BENCH_WRK_WARMUP:-30s}"
+WRK_WARMUP="${BENCH_WRK_WARMUP:-60s}"
 STREAM_WARMUP="${BENCH_STREAM_WARMUP:-2}"
 STREAM_ROUNDS="${BENCH_STREAM_ROUNDS:-10}"
 HOLD_STREAMS="${BENCH_HOLD_STREAMS:-1000}"
