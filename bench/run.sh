@@ -15,7 +15,8 @@
 #   BENCH_DETOUR_FLAGS      Detour JVM flags (default: -Xmx512m)
 #   BENCH_WARMUP / BENCH_ROUNDS              latency warm-up / measured requests per leg (5000 / 20000)
 #   BENCH_WRK_DURATION                      wrk duration per leg (15s)
-#   BENCH_WRK_WARMUP                        unmeasured wrk run before each leg's measured one (60s)
+#   BENCH_WARMUP_SLICE / BENCH_WARMUP_MAX   throughput warm-up: unmeasured 10 s wrk slices per leg until
+#                                           three in a row agree within 5 % (at most 30 slices)
 #   BENCH_STREAM_WARMUP / BENCH_STREAM_ROUNDS  concurrency-1 streams per leg (2 / 10)
 #   BENCH_HOLD_STREAMS / BENCH_HOLD_RAMP_MS / BENCH_HOLD_MS  held streams (1000 / 2000 / 10000)
 #   BENCH_KEEP=1            keep the work directory (logs, nginx.conf, Detour data) after the run
@@ -36,7 +37,8 @@ DETOUR_FLAGS="${BENCH_DETOUR_FLAGS:--Xmx512m}"
 WARMUP="${BENCH_WARMUP:-5000}"
 ROUNDS="${BENCH_ROUNDS:-20000}"
 WRK_DURATION="${BENCH_WRK_DURATION:-15s}"
-WRK_WARMUP="${BENCH_WRK_WARMUP:-60s}"
+WARMUP_SLICE="${BENCH_WARMUP_SLICE:-10}"
+WARMUP_MAX="${BENCH_WARMUP_MAX:-30}"
 STREAM_WARMUP="${BENCH_STREAM_WARMUP:-2}"
 STREAM_ROUNDS="${BENCH_STREAM_ROUNDS:-10}"
 HOLD_STREAMS="${BENCH_HOLD_STREAMS:-1000}"
@@ -329,13 +331,33 @@ measure_latency() {
   bench latency bench-json "$WARMUP" "$ROUNDS" $(legs_json) >>"$RESULTS"
 }
 
+wrk_rps() { # port bearer seconds → requests per second of one wrk run
+  (cd "$ROOT/bench" && BENCH_BEARER="$2" wrk -t2 -c16 -d"$3s" -s post.lua "http://127.0.0.1:$1/v1/chat/completions") \
+    | awk -F= '/^wrk\.requests=/ {r = $2} /^wrk\.duration_us=/ {d = $2} END {printf "%.0f", d > 0 ? r / (d / 1e6) : 0}'
+}
+
+# Unmeasured warm-up at the measured concurrency, in slices, until three slices in a row agree within 5 %:
+# a JVM reaches its steady state only once the JIT has compiled the concurrent path, and on 2 busy cores
+# its compiler thread gets little CPU (Detour needs minutes, with flat stretches on the way; nginx is
+# steady at once). Same rule for every leg.
+warm_until_steady() { # leg port bearer
+  local a=0 b=0 c slice
+  for ((slice = 1; slice <= WARMUP_MAX; slice++)); do
+    c="$(wrk_rps "$2" "$3" "$WARMUP_SLICE")"
+    log "throughput warm-up → $1, slice $slice: $c req/s (not measured)"
+    if ((a > 0 && b > 0)) && awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN {
+        lo = a; hi = a; if (b < lo) lo = b; if (c < lo) lo = c; if (b > hi) hi = b; if (c > hi) hi = c
+        exit !(hi <= lo * 1.05) }'; then
+      break
+    fi
+    a="$b"; b="$c"
+  done
+  put "tput.$1.warmup_s" "$((WARMUP_SLICE * (slice > WARMUP_MAX ? WARMUP_MAX : slice)))"
+}
+
 run_wrk() { # leg port bearer
   local out
-  # Every leg gets the same unmeasured warm-up at the same concurrency: a JVM reaches its steady state
-  # only after the JIT has compiled the concurrent path (the latency stage before runs at concurrency 1).
-  log "throughput warm-up: wrk -t2 -c16 -d$WRK_WARMUP → $1 (not measured)"
-  (cd "$ROOT/bench" && BENCH_BEARER="$3" wrk -t2 -c16 -d"$WRK_WARMUP" -s post.lua \
-    "http://127.0.0.1:$2/v1/chat/completions" >/dev/null)
+  warm_until_steady "$1" "$2" "$3"
   log "throughput: wrk -t2 -c16 -d$WRK_DURATION → $1"
   out="$(cd "$ROOT/bench" && BENCH_BEARER="$3" wrk -t2 -c16 -d"$WRK_DURATION" -s post.lua \
     "http://127.0.0.1:$2/v1/chat/completions")"

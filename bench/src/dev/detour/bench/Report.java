@@ -57,6 +57,8 @@ final class Report {
         ratioRow("Throughput, concurrency 16 (req/s)", "tput.%s.rps", "≥ 25 % of nginx (N-1)");
         ratioRow("wrk latency p99 at concurrency 16 (ms)", "tput.%s.p99_ms", "");
         countRow("wrk requests / non-2xx or socket errors", "tput.%s.requests", "tput.%s.errors");
+        row("Unmeasured warm-up before the throughput run (s; until steady)", get("tput.direct.warmup_s"),
+                get("tput.nginx.warmup_s"), get("tput.detour.warmup_s"), "", "", "");
         md.append('\n');
     }
 
