@@ -333,7 +333,7 @@ measure_latency() {
 
 wrk_rps() { # port bearer seconds → requests per second of one wrk run
   (cd "$ROOT/bench" && BENCH_BEARER="$2" wrk -t2 -c16 -d"$3s" -s post.lua "http://127.0.0.1:$1/v1/chat/completions") \
-    | awk -F= '/^wrk\.requests=/ {r = $2} /^wrk\.duration_us=/ {d = $2} END {printf "%.0f", d > 0 ? r / (d / 1e6) : 0}'
+    | awk -F= '/^wrk\.requests=/ {r = $2} /^wrk\.duration_us=/ {d = $2} END {printf "%.0f", (d > 0 ? r / (d / 1e6) : 0)}'
 }
 
 # Unmeasured warm-up at the measured concurrency, in slices, until three slices in a row agree within 5 %:
