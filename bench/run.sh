@@ -15,8 +15,8 @@
 #   BENCH_DETOUR_FLAGS      Detour JVM flags (default: -Xmx512m)
 #   BENCH_WARMUP / BENCH_ROUNDS              latency warm-up / measured requests per leg (5000 / 20000)
 #   BENCH_WRK_DURATION                      wrk duration per leg (15s)
-#   BENCH_WARMUP_SLICE / BENCH_WARMUP_MAX   throughput warm-up: unmeasured 10 s wrk slices per leg until
-#                                           three in a row agree within 5 % (at most 30 slices)
+#   BENCH_WARMUP_SLICE / _MIN / _MAX        throughput warm-up: unmeasured 10 s wrk slices per leg, at
+#                                           least 6, until the last 3 are ≤ 5 % above the best before (≤ 30)
 #   BENCH_STREAM_WARMUP / BENCH_STREAM_ROUNDS  concurrency-1 streams per leg (2 / 10)
 #   BENCH_HOLD_STREAMS / BENCH_HOLD_RAMP_MS / BENCH_HOLD_MS  held streams (1000 / 2000 / 10000)
 #   BENCH_KEEP=1            keep the work directory (logs, nginx.conf, Detour data) after the run
@@ -38,6 +38,7 @@ WARMUP="${BENCH_WARMUP:-5000}"
 ROUNDS="${BENCH_ROUNDS:-20000}"
 WRK_DURATION="${BENCH_WRK_DURATION:-15s}"
 WARMUP_SLICE="${BENCH_WARMUP_SLICE:-10}"
+WARMUP_MIN="${BENCH_WARMUP_MIN:-6}"
 WARMUP_MAX="${BENCH_WARMUP_MAX:-30}"
 STREAM_WARMUP="${BENCH_STREAM_WARMUP:-2}"
 STREAM_ROUNDS="${BENCH_STREAM_ROUNDS:-10}"
@@ -336,21 +337,22 @@ wrk_rps() { # port bearer seconds → requests per second of one wrk run
     | awk -F= '/^wrk\.requests=/ {r = $2} /^wrk\.duration_us=/ {d = $2} END {printf "%.0f", (d > 0 ? r / (d / 1e6) : 0)}'
 }
 
-# Unmeasured warm-up at the measured concurrency, in slices, until three slices in a row agree within 5 %:
-# a JVM reaches its steady state only once the JIT has compiled the concurrent path, and on 2 busy cores
-# its compiler thread gets little CPU (Detour needs minutes, with flat stretches on the way; nginx is
-# steady at once). Same rule for every leg.
+# Unmeasured warm-up at the measured concurrency, in slices, at least WARMUP_MIN of them, until the last
+# three are no more than 5 % above the best slice before them: a JVM reaches its steady state only once
+# the JIT has compiled the concurrent path, and on 2 busy cores its compiler thread gets little CPU
+# (Detour climbs for minutes; nginx is steady at once, its slices only scatter). Same rule for every leg.
 warm_until_steady() { # leg port bearer
-  local a=0 b=0 c slice
+  local rates=() slice
   for ((slice = 1; slice <= WARMUP_MAX; slice++)); do
-    c="$(wrk_rps "$2" "$3" "$WARMUP_SLICE")"
-    log "throughput warm-up → $1, slice $slice: $c req/s (not measured)"
-    if ((a > 0 && b > 0)) && awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN {
-        lo = a; hi = a; if (b < lo) lo = b; if (c < lo) lo = c; if (b > hi) hi = b; if (c > hi) hi = c
-        exit !(hi <= lo * 1.05) }'; then
+    rates+=("$(wrk_rps "$2" "$3" "$WARMUP_SLICE")")
+    log "throughput warm-up → $1, slice $slice: ${rates[-1]} req/s (not measured)"
+    if ((slice >= WARMUP_MIN)) && printf '%s\n' "${rates[@]}" | awk '
+        { r[NR] = $1 }
+        END { for (i = 1; i <= NR - 3; i++) if (r[i] > before) before = r[i]
+              for (i = NR - 2; i <= NR; i++) if (r[i] > last) last = r[i]
+              exit !(last <= before * 1.05) }'; then
       break
     fi
-    a="$b"; b="$c"
   done
   put "tput.$1.warmup_s" "$((WARMUP_SLICE * (slice > WARMUP_MAX ? WARMUP_MAX : slice)))"
 }
