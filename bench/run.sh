@@ -332,9 +332,12 @@ measure_latency() {
   bench latency bench-json "$WARMUP" "$ROUNDS" $(legs_json) >>"$RESULTS"
 }
 
+wrk_post() { # port bearer duration → wrk's output (post.lua's key=value lines included)
+  (cd "$ROOT/bench" && BENCH_BEARER="$2" wrk -t2 -c16 -d"$3" -s post.lua "http://127.0.0.1:$1/v1/chat/completions")
+}
+
 wrk_rps() { # port bearer seconds → requests per second of one wrk run
-  (cd "$ROOT/bench" && BENCH_BEARER="$2" wrk -t2 -c16 -d"$3s" -s post.lua "http://127.0.0.1:$1/v1/chat/completions") \
-    | awk -F= '/^wrk\.requests=/ {r = $2} /^wrk\.duration_us=/ {d = $2} END {printf "%.0f", (d > 0 ? r / (d / 1e6) : 0)}'
+  wrk_post "$1" "$2" "$3s" | awk -F= '/^wrk\.requests=/ {r = $2} /^wrk\.duration_us=/ {d = $2} END {printf "%.0f", (d > 0 ? r / (d / 1e6) : 0)}'
 }
 
 # Unmeasured warm-up at the measured concurrency, in slices, at least WARMUP_MIN of them, until the last
@@ -361,8 +364,7 @@ run_wrk() { # leg port bearer
   local out
   warm_until_steady "$1" "$2" "$3"
   log "throughput: wrk -t2 -c16 -d$WRK_DURATION → $1"
-  out="$(cd "$ROOT/bench" && BENCH_BEARER="$3" wrk -t2 -c16 -d"$WRK_DURATION" -s post.lua \
-    "http://127.0.0.1:$2/v1/chat/completions")"
+  out="$(wrk_post "$2" "$3" "$WRK_DURATION")"
   echo "$out" | awk -F= -v leg="$1" '
     /^wrk\./ { v[$1] = $2 }
     END {

@@ -77,20 +77,15 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
         PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setMaxConnTotal(maxTotal)
                 .setMaxConnPerRoute(maxPerRoute)
-                .setDefaultConnectionConfig(connectionConfig(connectTimeout, readTimeout, validateAfterInactivity))
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.of(connectTimeout))
+                        .setSocketTimeout(Timeout.of(readTimeout))
+                        .setValidateAfterInactivity(validateAfterInactivity)
+                        .build())
                 .build();
         this.client = HttpClients.createMinimal(pool);
         this.evictor = new IdleConnectionEvictor(pool, EVICT_IDLE_AFTER);
         evictor.start();
-    }
-
-    private static ConnectionConfig connectionConfig(Duration connectTimeout, Duration readTimeout,
-            TimeValue validateAfter) {
-        return ConnectionConfig.custom()
-                .setConnectTimeout(Timeout.of(connectTimeout))
-                .setSocketTimeout(Timeout.of(readTimeout))
-                .setValidateAfterInactivity(validateAfter)
-                .build();
     }
 
     /** Applies new P-4 timeouts to the next request, without a restart (settings page). */

@@ -233,8 +233,8 @@ class HttpClient5UpstreamClientIT {
 
     /**
      * An upstream that closes an idle keep-alive connection (its keep-alive timeout) without saying so:
-     * the next request must go out on a fresh connection, not fail on the dead one. The check that
-     * finds it dead is one non-blocking read on plain HTTP; here it runs on every reuse.
+     * the next request must go out on a fresh connection, not fail on the dead one. The pool's check
+     * before reuse finds it dead; here it runs on every reuse, not only after 3 s idle.
      */
     @Test
     void aConnectionTheUpstreamClosedWhileIdleIsNotReused() throws Exception {
