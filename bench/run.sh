@@ -17,8 +17,10 @@
 #   BENCH_WRK_DURATION                      wrk duration per leg (15s)
 #   BENCH_WARMUP_SLICE / _MIN / _MAX        throughput warm-up: unmeasured 10 s wrk slices per leg, at
 #                                           least 6, until the last 3 are ≤ 5 % above the best before (≤ 30)
-#   BENCH_STREAM_WARMUP / BENCH_STREAM_ROUNDS  concurrency-1 streams per leg (2 / 10)
+#   BENCH_STREAM_WARMUP / BENCH_STREAM_ROUNDS  concurrency-1 streams per leg (2 / 30)
 #   BENCH_HOLD_STREAMS / BENCH_HOLD_RAMP_MS / BENCH_HOLD_MS  held streams (1000 / 2000 / 10000)
+#   BENCH_HOLD_WARMUP_SLICE / _MIN / _MAX   hold warm-up: unmeasured holds of 5,000 ms per leg, at least
+#                                           4, until steady by streams completed, same rule (≤ 12)
 #   BENCH_KEEP=1            keep the work directory (logs, nginx.conf, Detour data) after the run
 set -euo pipefail
 
@@ -41,10 +43,13 @@ WARMUP_SLICE="${BENCH_WARMUP_SLICE:-10}"
 WARMUP_MIN="${BENCH_WARMUP_MIN:-6}"
 WARMUP_MAX="${BENCH_WARMUP_MAX:-30}"
 STREAM_WARMUP="${BENCH_STREAM_WARMUP:-2}"
-STREAM_ROUNDS="${BENCH_STREAM_ROUNDS:-10}"
+STREAM_ROUNDS="${BENCH_STREAM_ROUNDS:-30}"
 HOLD_STREAMS="${BENCH_HOLD_STREAMS:-1000}"
 HOLD_RAMP_MS="${BENCH_HOLD_RAMP_MS:-2000}"
 HOLD_MS="${BENCH_HOLD_MS:-10000}"
+HOLD_WARMUP_SLICE="${BENCH_HOLD_WARMUP_SLICE:-5000}"
+HOLD_WARMUP_MIN="${BENCH_HOLD_WARMUP_MIN:-4}"
+HOLD_WARMUP_MAX="${BENCH_HOLD_WARMUP_MAX:-12}"
 HDR_JAR="$HOME/.m2/repository/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar"
 
 WORK="$(mktemp -d /tmp/detour-bench.XXXXXX)"
@@ -139,6 +144,7 @@ record_meta() {
   put meta.jvm_detour "$(java_version "$DETOUR_JAVA_HOME")"
   put meta.jvm_client "$(java_version "$CLIENT_JAVA_HOME")"
   put meta.detour_flags "$DETOUR_FLAGS"
+  put meta.hold_warmup_ms "$HOLD_WARMUP_SLICE"
   put meta.nginx "$(nginx -v 2>&1 | sed 's/^nginx version: //')"
   put meta.wrk "wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}')"
 }
@@ -340,16 +346,17 @@ wrk_rps() { # port bearer seconds → requests per second of one wrk run
   wrk_post "$1" "$2" "$3s" | awk -F= '/^wrk\.requests=/ {r = $2} /^wrk\.duration_us=/ {d = $2} END {printf "%.0f", (d > 0 ? r / (d / 1e6) : 0)}'
 }
 
-# Unmeasured warm-up at the measured concurrency, in slices, at least WARMUP_MIN of them, until the last
-# three are no more than 5 % above the best slice before them: a JVM reaches its steady state only once
-# the JIT has compiled the concurrent path, and on 2 busy cores its compiler thread gets little CPU
-# (Detour climbs for minutes; nginx is steady at once, its slices only scatter). Same rule for every leg.
-warm_until_steady() { # leg port bearer
-  local rates=() slice
-  for ((slice = 1; slice <= WARMUP_MAX; slice++)); do
-    rates+=("$(wrk_rps "$2" "$3" "$WARMUP_SLICE")")
-    log "throughput warm-up → $1, slice $slice: ${rates[-1]} req/s (not measured)"
-    if ((slice >= WARMUP_MIN)) && printf '%s\n' "${rates[@]}" | awk '
+# Unmeasured warm-up at the measured load, in slices, at least MIN of them, until the last three are
+# no more than 5 % above the best slice before them: a JVM reaches its steady state only once the JIT
+# has compiled the concurrent path, and on 2 busy cores its compiler thread gets little CPU (Detour
+# climbs for minutes; nginx is steady at once, its slices only scatter). Same rule for every leg.
+warm_until_steady() { # what leg min max command... (prints one figure per slice) → echoes the slices run
+  local what="$1" leg="$2" min="$3" max="$4" figures=() slice
+  shift 4
+  for ((slice = 1; slice <= max; slice++)); do
+    figures+=("$("$@")")
+    log "$what warm-up → $leg, slice $slice: ${figures[-1]} (not measured)"
+    if ((slice >= min)) && printf '%s\n' "${figures[@]}" | awk '
         { r[NR] = $1 }
         END { for (i = 1; i <= NR - 3; i++) if (r[i] > before) before = r[i]
               for (i = NR - 2; i <= NR; i++) if (r[i] > last) last = r[i]
@@ -357,12 +364,13 @@ warm_until_steady() { # leg port bearer
       break
     fi
   done
-  put "tput.$1.warmup_s" "$((WARMUP_SLICE * (slice > WARMUP_MAX ? WARMUP_MAX : slice)))"
+  echo "$((slice > max ? max : slice))"
 }
 
 run_wrk() { # leg port bearer
-  local out
-  warm_until_steady "$1" "$2" "$3"
+  local out slices
+  slices="$(warm_until_steady throughput "$1" "$WARMUP_MIN" "$WARMUP_MAX" wrk_rps "$2" "$3" "$WARMUP_SLICE")"
+  put "tput.$1.warmup_s" "$((WARMUP_SLICE * slices))"
   log "throughput: wrk -t2 -c16 -d$WRK_DURATION → $1"
   out="$(wrk_post "$2" "$3" "$WRK_DURATION")"
   echo "$out" | awk -F= -v leg="$1" '
@@ -388,7 +396,20 @@ measure_streams() {
   bench streams "$STREAM_WARMUP" "$STREAM_ROUNDS" $(legs_stream) >>"$RESULTS"
 }
 
+hold_completed() { # leg-spec → streams completed in one unmeasured hold of HOLD_WARMUP_SLICE ms
+  bench hold "$HOLD_STREAMS" "$HOLD_RAMP_MS" "$HOLD_WARMUP_SLICE" "$1" 2>/dev/null | awk -F= '/\.streams_completed=/ {print $2}'
+}
+
+# The same warm-up rule as for throughput, on streams completed per hold: the stream path is compiled
+# only under stream load (one leg's hold right after a cold start ran at a fraction of its steady rate).
+warm_hold() { # leg leg-spec
+  local slices
+  slices="$(warm_until_steady "held streams" "$1" "$HOLD_WARMUP_MIN" "$HOLD_WARMUP_MAX" hold_completed "$2")"
+  put "hold.$1.warmup_holds" "$slices"
+}
+
 hold_detour_with_memory() {
+  warm_hold detour "detour=$P_DETOUR=$DETOUR_KEY"
   full_gc
   put mem.detour.heap_idle_mb "$(heap_used_mb)"
   put mem.detour.heap_max_mb "$("$DETOUR_JAVA_HOME/bin/jcmd" "$DETOUR_PID" VM.flags | grep -o -- '-XX:MaxHeapSize=[0-9]*' | awk -F= '{printf "%.0f", $2/1048576}')"
@@ -413,7 +434,9 @@ hold_detour_with_memory() {
 
 measure_held_streams() {
   log "concurrent streams held: $HOLD_STREAMS clients per leg, ramp ${HOLD_RAMP_MS} ms, hold ${HOLD_MS} ms"
+  warm_hold direct "direct=$P_FAKE"
   bench hold "$HOLD_STREAMS" "$HOLD_RAMP_MS" "$HOLD_MS" "direct=$P_FAKE" >>"$RESULTS"
+  warm_hold nginx "nginx=$P_SPROXY"
   bench hold "$HOLD_STREAMS" "$HOLD_RAMP_MS" "$HOLD_MS" "nginx=$P_SPROXY" >>"$RESULTS"
   [[ -z "$DETOUR_KEY" ]] || hold_detour_with_memory
 }

@@ -11,14 +11,15 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.CompletionException;
 import java.util.regex.Pattern;
 
 /**
  * Loopback OpenAI-shaped upstream: a request with {@code "stream":true} gets a role frame, 64
  * content deltas 20 ms apart (scheduled against the start, so no drift) and {@code data: [DONE]};
- * any other request gets {@link Payloads#COMPLETION_JSON}. One virtual thread per connection,
- * keep-alive, chunked SSE flushed per frame.
+ * any other request gets {@link Payloads#COMPLETION_JSON}. One virtual thread per connection
+ * reads requests (keep-alive); the deltas of all streams go out from one {@link DeltaTicker};
+ * chunked SSE, flushed per frame.
  */
 final class FakeUpstream {
     private static final Pattern STREAM_TRUE = Pattern.compile("\"stream\"\\s*:\\s*true");
@@ -29,9 +30,9 @@ final class FakeUpstream {
             + "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n");
 
     private static final byte[] ROLE_CHUNK = chunk(Payloads.roleFrame());
-    private static final byte[][] DELTA_CHUNKS = deltaChunks();
-    private static final byte[] DONE_CHUNK = chunk(Payloads.doneFrame());
-    private static final byte[] LAST_CHUNK = Payloads.ascii("0\r\n\r\n");
+    /** The 64 delta chunks, then [DONE] and the last chunk, written together right after the last delta. */
+    private static final byte[][] AFTER_ROLE = afterRole();
+    private static final DeltaTicker TICKER = new DeltaTicker();
 
     private FakeUpstream() {
     }
@@ -88,21 +89,17 @@ final class FakeUpstream {
         return !close;
     }
 
+    /** The head and role frame at once (what TTFT times), then the deltas and [DONE] from the ticker. */
     private static void writeStream(OutputStream out) throws IOException {
         long start = System.nanoTime();
         out.write(SSE_HEAD);
-        writeFlushed(out, ROLE_CHUNK);
-        for (int i = 0; i < Payloads.DELTAS; i++) {
-            parkUntil(start + (i + 1) * Payloads.DELTA_INTERVAL_NANOS);
-            writeFlushed(out, DELTA_CHUNKS[i]);
-        }
-        out.write(DONE_CHUNK);
-        writeFlushed(out, LAST_CHUNK);
-    }
-
-    private static void writeFlushed(OutputStream out, byte[] bytes) throws IOException {
-        out.write(bytes);
+        out.write(ROLE_CHUNK);
         out.flush();
+        try {
+            TICKER.send(out, start, AFTER_ROLE).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
     }
 
     /** One SSE frame as one HTTP chunk, so every frame is flushed on its own. */
@@ -116,18 +113,17 @@ final class FakeUpstream {
         return chunk;
     }
 
-    private static byte[][] deltaChunks() {
-        byte[][] chunks = new byte[Payloads.DELTAS][];
-        for (int i = 0; i < chunks.length; i++) {
+    private static byte[][] afterRole() {
+        byte[][] chunks = new byte[Payloads.DELTAS + 1][];
+        for (int i = 0; i < Payloads.DELTAS; i++) {
             chunks[i] = chunk(Payloads.deltaFrame(i));
         }
+        byte[] done = chunk(Payloads.doneFrame());
+        byte[] last = Payloads.ascii("0\r\n\r\n");
+        chunks[Payloads.DELTAS] = new byte[done.length + last.length];
+        System.arraycopy(done, 0, chunks[Payloads.DELTAS], 0, done.length);
+        System.arraycopy(last, 0, chunks[Payloads.DELTAS], done.length, last.length);
         return chunks;
-    }
-
-    private static void parkUntil(long deadline) {
-        for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
-            LockSupport.parkNanos(left);
-        }
     }
 
     private static String readChunkedBody(InputStream in) throws IOException {

@@ -88,9 +88,12 @@ final class Report {
         ratioRow("Most streams in flight", "hold.%s.peak_in_flight", "");
         ratioRow("Streams completed (each verified frame by frame)", "hold.%s.streams_completed", "");
         countRow("Failed streams / lost frames", "hold.%s.failed_streams", "hold.%s.lost_frames");
+        latencyRow("Time to first frame p50 under load (ms)", "hold", "ttft.p50_us", "");
         latencyRow("Time to first frame p99 under load (ms)", "hold", "ttft.p99_us", "");
         latencyRow("Gap between frames p99 under load (ms)", "hold", "gap.p99_us", "");
         latencyRow("Gap between frames max under load (ms)", "hold", "gap.max_us", "");
+        row("Unmeasured warm-up holds of " + get("meta.hold_warmup_ms") + " ms before the measured one (until steady)",
+                get("hold.direct.warmup_holds"), get("hold.nginx.warmup_holds"), get("hold.detour.warmup_holds"), "", "", "");
         md.append('\n');
         md.append("Detour memory (JVM `").append(get("meta.detour_flags")).append("`):\n\n");
         md.append("| heap used, idle after GC (MiB) | heap used, peak during hold incl. garbage (MiB) "
