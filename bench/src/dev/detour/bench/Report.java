@@ -54,7 +54,9 @@ final class Report {
         addedRow("Added latency p50 vs direct (ms)", "lat", "p50_us", "≤ 0.3 (N-1)");
         addedRow("Added latency p99 vs direct (ms)", "lat", "p99_us", "≤ 1 (N-1)");
         countRow("Requests measured / errors", "lat.%s.n", "lat.%s.errors");
-        ratioRow("Throughput, concurrency 16 (req/s)", "tput.%s.rps", "≥ 25 % of nginx (N-1)");
+        ratioRow("Throughput, concurrency 16 (req/s; median round)", "tput.%s.rps", "≥ 25 % of nginx (N-1)");
+        row("Throughput rounds, in the order run (req/s)", get("tput.direct.rounds"), get("tput.nginx.rounds"),
+                get("tput.detour.rounds"), "", "", "");
         ratioRow("wrk latency p99 at concurrency 16 (ms)", "tput.%s.p99_ms", "");
         countRow("wrk requests / non-2xx or socket errors", "tput.%s.requests", "tput.%s.errors");
         row("Unmeasured warm-up before the throughput run (s; until steady)", get("tput.direct.warmup_s"),

@@ -12,6 +12,10 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -43,16 +47,20 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
     public static final int DEFAULT_MAX_TOTAL = 2000;
     public static final int DEFAULT_MAX_PER_ROUTE = 1000;
     /**
-     * A pooled connection idle this long is checked before reuse: with retries off, a stale one would fail
-     * an attempt. The check is a read with a 1 ms timeout, paid in full on every checked lease (it was most
-     * of the added time to first token at concurrency 1), so it runs only on connections idle long enough to
-     * be at risk: the shortest common upstream keep-alive timeout is 5 s (Node.js, uvicorn); nginx 75 s.
+     * Reuse checks on pooled connections, see {@link WatchedConnections}: reused unchecked while idle under
+     * 3 s, covered by a background check every 250 ms (trusted for 500 ms) while idle under 5 s, checked at
+     * lease time beyond. The shortest common upstream keep-alive timeout is 5 s (Node.js, uvicorn); nginx 75 s.
      */
-    static final TimeValue VALIDATE_AFTER_INACTIVITY = TimeValue.ofSeconds(3);
+    static final Duration UNCHECKED_REUSE = Duration.ofSeconds(3);
+    static final Duration WATCHED_REUSE = Duration.ofSeconds(5);
+    private static final Duration CHECK_TRUSTED_FOR = Duration.ofMillis(500);
+    private static final long SWEEP_EVERY_MS = 250;
     private static final TimeValue EVICT_IDLE_AFTER = TimeValue.ofSeconds(50);
 
     private final CloseableHttpClient client;
     private final IdleConnectionEvictor evictor;
+    private final WatchedConnections connections;
+    private final ScheduledExecutorService sweeper;
     private volatile TransportErrorMapper errors;
     /** Per-request timeouts: replaced by {@link #setTimeouts} when the runtime settings change (U-5). */
     private volatile RequestConfig requestConfig;
@@ -62,7 +70,7 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
     }
 
     public HttpClient5UpstreamClient(Duration connectTimeout, Duration readTimeout, int maxTotal, int maxPerRoute) {
-        this(connectTimeout, readTimeout, maxTotal, maxPerRoute, VALIDATE_AFTER_INACTIVITY);
+        this(connectTimeout, readTimeout, maxTotal, maxPerRoute, UNCHECKED_REUSE, System::nanoTime, true);
     }
 
     /**
@@ -70,22 +78,48 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
      * cookies, decompression), all of which Detour turns off anyway; that chain parsed every request's URI
      * again for auth scopes and was a quarter of the client's CPU per request. Every request carries its
      * own {@link RequestConfig}, so the P-4 timeouts still apply per request.
+     *
+     * @param uncheckedReuse how long a pooled connection is reused without any check (tests: zero)
+     * @param nanoTime       the reuse rules' clock (tests move it; HttpClient's own timers are unaffected)
+     * @param sweepInBackground false in tests, which run {@link #checkIdleConnections} themselves
      */
     HttpClient5UpstreamClient(Duration connectTimeout, Duration readTimeout, int maxTotal, int maxPerRoute,
-            TimeValue validateAfterInactivity) {
+            Duration uncheckedReuse, LongSupplier nanoTime, boolean sweepInBackground) {
         setTimeouts(connectTimeout, readTimeout);
+        this.connections = new WatchedConnections(uncheckedReuse.toNanos(), WATCHED_REUSE.toNanos(),
+                CHECK_TRUSTED_FOR.toNanos(), nanoTime);
         PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setMaxConnTotal(maxTotal)
                 .setMaxConnPerRoute(maxPerRoute)
+                .setConnectionFactory(connections)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(Timeout.of(connectTimeout))
                         .setSocketTimeout(Timeout.of(readTimeout))
-                        .setValidateAfterInactivity(validateAfterInactivity)
+                        // asked on every lease: the connection applies the reuse rules above itself
+                        .setValidateAfterInactivity(TimeValue.ZERO_MILLISECONDS)
                         .build())
                 .build();
         this.client = HttpClients.createMinimal(pool);
         this.evictor = new IdleConnectionEvictor(pool, EVICT_IDLE_AFTER);
         evictor.start();
+        this.sweeper = sweepInBackground ? Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "detour-upstream-idle-check");
+            thread.setDaemon(true);
+            return thread;
+        }) : null;
+        if (sweeper != null) {
+            sweeper.scheduleWithFixedDelay(connections::sweep, SWEEP_EVERY_MS, SWEEP_EVERY_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** One background check pass, now (tests; the sweeper thread runs one every 250 ms). */
+    void checkIdleConnections() {
+        connections.sweep();
+    }
+
+    /** How many leases so far waited for HttpClient's 1 ms reuse check (tests). */
+    long leaseTimeChecks() {
+        return connections.leaseTimeChecks();
     }
 
     /** Applies new P-4 timeouts to the next request, without a restart (settings page). */
@@ -158,6 +192,9 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
 
     @Override
     public void close() {
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+        }
         evictor.shutdown();
         client.close(CloseMode.GRACEFUL);
     }

@@ -27,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -241,21 +242,9 @@ class HttpClient5UpstreamClientIT {
         String answer = "{\"ok\":true}";
         try (ServerSocket server = new ServerSocket(0);
                 var checkedEveryTime = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
-                        10, 10, org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS)) {
-            ExecutorService serving = Executors.newSingleThreadExecutor();
+                        10, 10, Duration.ZERO, System::nanoTime, false)) {
             CountDownLatch firstClosed = new CountDownLatch(1);
-            serving.submit(() -> {
-                for (int i = 0; i < 2; i++) {
-                    try (var socket = server.accept()) {
-                        readRequestHead(socket.getInputStream());
-                        socket.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                                + "Content-Length: " + answer.length() + "\r\n\r\n" + answer)
-                                .getBytes(StandardCharsets.US_ASCII));
-                    } // closed right after answering, with no "Connection: close" to warn the client
-                    firstClosed.countDown();
-                }
-                return null;
-            });
+            ExecutorService serving = answerOnceAndClose(server, 2, answer, firstClosed);
             String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
             for (int i = 0; i < 2; i++) {
                 try (UpstreamResponse response = checkedEveryTime.send(get(url))) {
@@ -266,6 +255,143 @@ class HttpClient5UpstreamClientIT {
             }
             serving.shutdownNow();
         }
+    }
+
+    /**
+     * The background check finds the connection the upstream closed while it sat idle (4 s: past the
+     * unchecked 3 s, inside the watched 5 s) and drops it, so the next request goes out on a fresh
+     * connection without waiting for HttpClient's 1 ms check at lease time.
+     */
+    @Test
+    void theBackgroundCheckDropsAnIdleConnectionTheUpstreamClosed() throws Exception {
+        String answer = "{\"ok\":true}";
+        AtomicLong now = new AtomicLong();
+        try (ServerSocket server = new ServerSocket(0);
+                var watched = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
+                        10, 10, HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false)) {
+            CountDownLatch firstClosed = new CountDownLatch(1);
+            ExecutorService serving = answerOnceAndClose(server, 2, answer, firstClosed);
+            String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
+            try (UpstreamResponse response = watched.send(get(url))) {
+                assertEquals(answer, readAll(response.body()));
+            }
+            firstClosed.await(); // the pooled connection is now dead while idle
+            now.addAndGet(Duration.ofSeconds(4).toNanos());
+            watched.checkIdleConnections();
+            try (UpstreamResponse response = watched.send(get(url))) {
+                assertEquals(200, response.status());
+                assertEquals(answer, readAll(response.body()));
+            }
+            assertEquals(0, watched.leaseTimeChecks());
+            serving.shutdownNow();
+        }
+    }
+
+    /**
+     * A live idle connection: reused unchecked under 3 s; between 3 and 5 s reused on the strength of a
+     * background check younger than 500 ms, else checked at lease time; past 5 s always checked at lease.
+     */
+    @Test
+    void aLeaseChecksTheConnectionOnlyWhenNoRuleVouchesForIt() throws Exception {
+        AtomicLong now = new AtomicLong();
+        try (var watched = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
+                10, 10, HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false)) {
+            String url = upstream.url() + "/v1/models";
+            List<Long> checks = new ArrayList<>();
+            for (Duration idle : List.of(Duration.ZERO, Duration.ofMillis(2900), Duration.ofSeconds(4),
+                    Duration.ofSeconds(4), Duration.ofSeconds(6))) {
+                boolean sweepFirst = checks.size() == 2; // only the first 4 s idle is covered by a background check
+                now.addAndGet(idle.toNanos());
+                if (sweepFirst) {
+                    watched.checkIdleConnections();
+                    now.addAndGet(Duration.ofMillis(100).toNanos());
+                }
+                upstream.enqueue(Reply.json(200, "{\"data\":[]}"));
+                try (UpstreamResponse response = watched.send(get(url))) {
+                    assertEquals("{\"data\":[]}", readAll(response.body()));
+                }
+                checks.add(watched.leaseTimeChecks());
+            }
+            assertEquals(List.of(0L, 0L, 0L, 1L, 2L), checks);
+            assertEquals(1, upstream.connectionsOpened()); // every check found it alive: one connection throughout
+        }
+    }
+
+    /**
+     * Once a background check has found that an address closes idle connections (here: its first
+     * connection, found closed at 3.2 s idle), a connection of that address idle past the last time
+     * one was seen alive is checked at lease time again, even with a fresh background check behind it.
+     */
+    @Test
+    void anAddressSeenClosingIdleConnectionsIsCheckedAtLeaseAgain() throws Exception {
+        String answer = "{\"ok\":true}";
+        byte[] reply = jsonReply(answer);
+        AtomicLong now = new AtomicLong();
+        try (ServerSocket server = new ServerSocket(0);
+                var watched = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
+                        10, 10, HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false)) {
+            ExecutorService serving = Executors.newSingleThreadExecutor();
+            CountDownLatch firstClosed = new CountDownLatch(1);
+            serving.submit(() -> {
+                try (var first = server.accept()) {
+                    readRequestHead(first.getInputStream());
+                    first.getOutputStream().write(reply);
+                } // its keep-alive timeout, as it were: closed while idle
+                firstClosed.countDown();
+                try (var second = server.accept()) { // kept open: answers both later requests
+                    for (int i = 0; i < 2; i++) {
+                        readRequestHead(second.getInputStream());
+                        second.getOutputStream().write(reply);
+                    }
+                    second.getInputStream().read();
+                }
+                return null;
+            });
+            String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
+            try (UpstreamResponse response = watched.send(get(url))) {
+                assertEquals(answer, readAll(response.body()));
+            }
+            firstClosed.await();
+            now.addAndGet(Duration.ofMillis(3200).toNanos());
+            watched.checkIdleConnections(); // finds it closed: the address closes idle connections
+            try (UpstreamResponse response = watched.send(get(url))) {
+                assertEquals(answer, readAll(response.body()));
+            }
+            now.addAndGet(Duration.ofSeconds(4).toNanos());
+            watched.checkIdleConnections(); // alive at 4 s idle, but past what the address was seen to allow
+            now.addAndGet(Duration.ofMillis(100).toNanos());
+            try (UpstreamResponse response = watched.send(get(url))) {
+                assertEquals(answer, readAll(response.body()));
+            }
+            assertEquals(1, watched.leaseTimeChecks());
+            serving.shutdownNow();
+        }
+    }
+
+    /**
+     * A raw upstream that takes {@code connections} connections one after another, answers one request
+     * on each and closes it right after, with no "Connection: close" to warn the client; each close
+     * counts {@code closed} down.
+     */
+    private static ExecutorService answerOnceAndClose(ServerSocket server, int connections, String answer,
+            CountDownLatch closed) {
+        ExecutorService serving = Executors.newSingleThreadExecutor();
+        serving.submit(() -> {
+            for (int i = 0; i < connections; i++) {
+                try (var socket = server.accept()) {
+                    readRequestHead(socket.getInputStream());
+                    socket.getOutputStream().write(jsonReply(answer));
+                }
+                closed.countDown();
+            }
+            return null;
+        });
+        return serving;
+    }
+
+    private static byte[] jsonReply(String answer) {
+        return ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + answer.length()
+                + "\r\n\r\n" + answer).getBytes(StandardCharsets.US_ASCII);
     }
 
     private static void readRequestHead(InputStream in) throws IOException {

@@ -1,0 +1,195 @@
+package dev.detour.adapter.upstream;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+import org.apache.hc.client5.http.impl.io.DefaultManagedHttpClientConnection;
+import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
+import org.apache.hc.core5.http.io.HttpConnectionFactory;
+import org.apache.hc.core5.io.CloseMode;
+
+/**
+ * Pooled upstream connections whose reuse check mostly runs off the request path.
+ *
+ * <p>An upstream closes a keep-alive connection that sat idle past its timeout without telling us; with
+ * retries off, reusing it would fail an attempt. HttpClient's check is a read with a 1 ms timeout that a
+ * healthy connection always waits out in full, so a request paid 1.3-1.7 ms whenever its connection had
+ * been idle long enough to be checked. The rules here:
+ * <ul>
+ * <li>idle under {@code uncheckedNanos} (3 s: the shortest common upstream keep-alive timeout is 5 s,
+ *     Node.js and uvicorn): reused as is, as before;</li>
+ * <li>idle up to {@code watchedNanos} (5 s): {@link #sweep} re-checks, every sweep, the connection each
+ *     upstream address released last, the one the pool's last-in-first-out lease hands out next; a lease
+ *     trusts such a check for {@code trustNanos}, so a closed connection is caught within one sweep;</li>
+ * <li>any older connection, or one no fresh check covers: checked at lease time, as before.</li>
+ * </ul>
+ * Upstreams whose timeout is at least 5 s are thus exactly as safe as with the lease-time check alone. One
+ * with a timeout between 3 and 5 s could close a connection just after its last check, inside the trust;
+ * so once a sweep finds that an address closes idle connections, leases of its connections idle longer
+ * than they were last seen alive go back to the lease-time check: the first such close is the only one
+ * a request can meet. Only the last-released connection per address is watched: a sweep stays a few 1 ms
+ * reads however large the pool grew in a burst. Each connection's lock keeps a check and a lease off the
+ * socket together.
+ */
+final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClientConnection> {
+    private static final AtomicLong IDS = new AtomicLong();
+
+    private final Map<SocketAddress, Watched> lastReleased = new ConcurrentHashMap<>();
+    /** Per address that closed an idle connection: the idle time from which background checks are not trusted. */
+    private final Map<SocketAddress, Long> closesIdleAfter = new ConcurrentHashMap<>();
+    private final AtomicLong leaseTimeChecks = new AtomicLong();
+    private final LongSupplier nanoTime;
+    private final long uncheckedNanos;
+    private final long watchedNanos;
+    private final long trustNanos;
+
+    WatchedConnections(long uncheckedNanos, long watchedNanos, long trustNanos, LongSupplier nanoTime) {
+        this.uncheckedNanos = uncheckedNanos;
+        this.watchedNanos = watchedNanos;
+        this.trustNanos = trustNanos;
+        this.nanoTime = nanoTime;
+    }
+
+    @Override
+    public ManagedHttpClientConnection createConnection(Socket socket) throws IOException {
+        Watched connection = new Watched("upstream-" + IDS.incrementAndGet());
+        if (socket != null) {
+            connection.bind(socket);
+        }
+        return connection;
+    }
+
+    /** Checks the last-released connection of each upstream address while it is idle in the watched window. */
+    void sweep() {
+        lastReleased.values().forEach(Watched::checkIfDue);
+    }
+
+    /** How many leases waited for the 1 ms check (tests: the background check saved those). */
+    long leaseTimeChecks() {
+        return leaseTimeChecks.get();
+    }
+
+    private final class Watched extends DefaultManagedHttpClientConnection {
+        private final ReentrantLock lock = new ReentrantLock();
+        /** When its last exchange ended cleanly (or it was opened): the upstream's idle timer starts here. */
+        private volatile long releasedAt = nanoTime.getAsLong();
+        /** When a background check last found it alive since its release; meaningful only if {@link #checked}. */
+        private volatile long checkedAt;
+        private volatile boolean checked;
+        private volatile boolean idle;
+        private volatile SocketAddress remote;
+
+        Watched(String id) {
+            super(id);
+        }
+
+        @Override
+        public void passivate() {
+            super.passivate();
+            lock.lock();
+            try {
+                releasedAt = nanoTime.getAsLong();
+                checked = false;
+                idle = true;
+            } finally {
+                lock.unlock();
+            }
+            if (remote == null) {
+                remote = getRemoteAddress();
+            }
+            if (remote != null) {
+                lastReleased.put(remote, this);
+            }
+        }
+
+        /** The pool asks this on every lease; the lock waits out a background check in progress (≤ 1 ms). */
+        @Override
+        public boolean isStale() throws IOException {
+            lock.lock();
+            try {
+                idle = false;
+                if (!isOpen()) {
+                    return true;
+                }
+                if (vouchedFor(nanoTime.getAsLong())) {
+                    return false;
+                }
+                leaseTimeChecks.incrementAndGet();
+                return super.isStale();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Reused unchecked: idle briefly, or a fresh background check covers it and its address allows that. */
+        private boolean vouchedFor(long now) {
+            long idleFor = now - releasedAt;
+            return idleFor < uncheckedNanos
+                    || idleFor < trustChecksUnder() && checked && now - checkedAt < trustNanos;
+        }
+
+        void checkIfDue() {
+            long now = nanoTime.getAsLong();
+            long idleFor = now - releasedAt;
+            // start early enough that a check is fresh when the unchecked window ends
+            boolean due = idle && idleFor >= uncheckedNanos - trustNanos && idleFor < watchedNanos;
+            if (!due || !lock.tryLock()) {
+                return; // not at risk yet, past the watched window, or being leased right now
+            }
+            try {
+                if (!idle || !isOpen()) {
+                    return; // leased since the sweep looked, or closed here (evicted)
+                }
+                if (super.isStale()) {
+                    learnThatIdleConnectionsClose();
+                    close(CloseMode.IMMEDIATE); // the pool discards it at its next lease (not open)
+                } else {
+                    checkedAt = nanoTime.getAsLong();
+                    checked = true;
+                }
+            } catch (IOException e) {
+                learnThatIdleConnectionsClose();
+                close(CloseMode.IMMEDIATE);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private long trustChecksUnder() {
+            Long closes = remote == null ? null : closesIdleAfter.get(remote);
+            return closes == null ? watchedNanos : Math.min(watchedNanos, closes);
+        }
+
+        /** Found closed while idle: never trust a check past the idle time it was last seen alive at. */
+        private void learnThatIdleConnectionsClose() {
+            if (remote != null) {
+                long aliveUpTo = checked ? checkedAt - releasedAt : 0;
+                closesIdleAfter.merge(remote, Math.max(uncheckedNanos, aliveUpTo), Math::min);
+            }
+        }
+
+        @Override
+        public void close(CloseMode mode) {
+            forget();
+            super.close(mode);
+        }
+
+        @Override
+        public void close() throws IOException {
+            forget();
+            super.close();
+        }
+
+        private void forget() {
+            idle = false;
+            if (remote != null) {
+                lastReleased.remove(remote, this);
+            }
+        }
+    }
+}
