@@ -345,7 +345,7 @@ wrk_post() { # port bearer duration → wrk's output (post.lua's key=value lines
 }
 
 wrk_rps() { # port bearer seconds → requests per second of one wrk run
-  wrk_post "$1" "$2" "$3s" | awk -F= '/^wrk\.requests=/ {r = $2} /^wrk\.duration_us=/ {d = $2} END {printf "%.0f", (d > 0 ? r / (d / 1e6) : 0)}'
+  run_wrk "$1" "$2" "$3s" | cut -d' ' -f1
 }
 
 # Unmeasured warm-up at the measured load, in slices, at least MIN of them, until the last three are
@@ -369,10 +369,10 @@ warm_until_steady() { # what leg min max command... (prints one figure per slice
   echo "$((slice > max ? max : slice))"
 }
 
-run_wrk() { # port bearer → one measured run: "rps requests errors p50_us p99_us"
-  wrk_post "$1" "$2" "$WRK_DURATION" | awk -F= '/^wrk\./ { v[$1] = $2 }
-    END { printf "%.0f %d %d %d %d\n", v["wrk.requests"] / (v["wrk.duration_us"] / 1e6), v["wrk.requests"],
-          v["wrk.errors"], v["wrk.p50_us"], v["wrk.p99_us"] }'
+run_wrk() { # port bearer duration → one run: "rps requests errors p50_us p99_us" (rps 0 if wrk failed)
+  wrk_post "$1" "$2" "$3" | awk -F= '/^wrk\./ { v[$1] = $2 }
+    END { d = v["wrk.duration_us"]; printf "%.0f %d %d %d %d\n", (d > 0 ? v["wrk.requests"] / (d / 1e6) : 0),
+          v["wrk.requests"], v["wrk.errors"], v["wrk.p50_us"], v["wrk.p99_us"] }'
 }
 
 # Every leg is warmed until steady first; then the legs are measured in turn, WRK_ROUNDS rounds of one
@@ -390,7 +390,7 @@ measure_throughput() {
   for ((round = 1; round <= WRK_ROUNDS; round++)); do
     for i in "${!legs[@]}"; do
       log "throughput round $round of $WRK_ROUNDS: wrk -t2 -c16 -d$WRK_DURATION → ${legs[i]}"
-      echo "${legs[i]} $(run_wrk "${ports[i]}" "${keys[i]}")" >>"$rounds"
+      echo "${legs[i]} $(run_wrk "${ports[i]}" "${keys[i]}" "$WRK_DURATION")" >>"$rounds"
     done
   done
   awk '{ leg = $1; k = ++n[leg]; rps[leg, k] = $2; p50[leg, k] = $5; p99[leg, k] = $6
