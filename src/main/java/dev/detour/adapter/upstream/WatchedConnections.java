@@ -78,9 +78,8 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
         private final ReentrantLock lock = new ReentrantLock();
         /** When its last exchange ended cleanly (or it was opened): the upstream's idle timer starts here. */
         private volatile long releasedAt = nanoTime.getAsLong();
-        /** When a background check last found it alive since its release; meaningful only if {@link #checked}. */
-        private volatile long checkedAt;
-        private volatile boolean checked;
+        /** How long it had been idle when a background check last found it alive; -1: not checked since release. */
+        private volatile long aliveAtIdle = -1;
         private volatile boolean idle;
         private volatile SocketAddress remote;
 
@@ -94,7 +93,7 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
             lock.lock();
             try {
                 releasedAt = nanoTime.getAsLong();
-                checked = false;
+                aliveAtIdle = -1;
                 idle = true;
             } finally {
                 lock.unlock();
@@ -130,7 +129,7 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
         private boolean vouchedFor(long now) {
             long idleFor = now - releasedAt;
             return idleFor < uncheckedNanos
-                    || idleFor < trustChecksUnder() && checked && now - checkedAt < trustNanos;
+                    || idleFor < trustChecksUnder() && aliveAtIdle >= 0 && idleFor - aliveAtIdle < trustNanos;
         }
 
         void checkIfDue() {
@@ -149,8 +148,7 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
                     learnThatIdleConnectionsClose();
                     close(CloseMode.IMMEDIATE); // the pool discards it at its next lease (not open)
                 } else {
-                    checkedAt = nanoTime.getAsLong();
-                    checked = true;
+                    aliveAtIdle = nanoTime.getAsLong() - releasedAt;
                 }
             } catch (IOException e) {
                 learnThatIdleConnectionsClose();
@@ -168,8 +166,7 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
         /** Found closed while idle: never trust a check past the idle time it was last seen alive at. */
         private void learnThatIdleConnectionsClose() {
             if (remote != null) {
-                long aliveUpTo = checked ? checkedAt - releasedAt : 0;
-                closesIdleAfter.merge(remote, Math.max(uncheckedNanos, aliveUpTo), Math::min);
+                closesIdleAfter.merge(remote, Math.max(uncheckedNanos, aliveAtIdle), Math::min);
             }
         }
 
