@@ -48,14 +48,15 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
     public static final int DEFAULT_MAX_PER_ROUTE = 1000;
     /**
      * Reuse checks on pooled connections, see {@link WatchedConnections}: reused unchecked while idle under
-     * 3 s, covered by a background check every 250 ms (trusted for 500 ms) while idle under 5 s, checked at
-     * lease time beyond. The shortest common upstream keep-alive timeout is 5 s (Node.js, uvicorn); nginx 75 s.
+     * 3 s, covered by a background check every 250 ms (trusted for 500 ms) until the evictor closes them,
+     * checked at lease time otherwise. The shortest common upstream keep-alive timeout is 5 s (Node.js,
+     * uvicorn); nginx 75 s.
      */
     static final Duration UNCHECKED_REUSE = Duration.ofSeconds(3);
-    static final Duration WATCHED_REUSE = Duration.ofSeconds(5);
     private static final Duration CHECK_TRUSTED_FOR = Duration.ofMillis(500);
     private static final long SWEEP_EVERY_MS = 250;
-    private static final TimeValue EVICT_IDLE_AFTER = TimeValue.ofSeconds(50);
+    private static final Duration EVICT_IDLE_AFTER = Duration.ofSeconds(50);
+    static final Duration WATCHED_REUSE = EVICT_IDLE_AFTER;
 
     private final CloseableHttpClient client;
     private final IdleConnectionEvictor evictor;
@@ -100,7 +101,7 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
                         .build())
                 .build();
         this.client = HttpClients.createMinimal(pool);
-        this.evictor = new IdleConnectionEvictor(pool, EVICT_IDLE_AFTER);
+        this.evictor = new IdleConnectionEvictor(pool, TimeValue.of(EVICT_IDLE_AFTER));
         evictor.start();
         this.sweeper = sweepInBackground ? Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "detour-upstream-idle-check");
@@ -149,18 +150,42 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
         return HOP_BY_HOP.contains(lower) || lower.startsWith("proxy-");
     }
 
+    /**
+     * One exchange, sent once more on a fresh connection when the pooled connection it reused without a
+     * check turns out closed before any byte of an answer: the upstream ended its keep-alive as the request
+     * went out, so nothing was answered and no account failed. A connection checked at lease time, or a
+     * fresh one, that closes without answering is the upstream's failure and is reported as such.
+     */
     @Override
     public UpstreamResponse send(UpstreamRequest request) throws UpstreamTransportException {
+        TransportErrorMapper errors = this.errors;
+        connections.beforeLease();
+        try {
+            return open(request, errors);
+        } catch (IOException | HttpException | RuntimeException e) {
+            if (!(connections.leasedUnchecked() && TransportErrorMapper.noAnswer(e))) {
+                throw errors.toException(e, RequestSecrets.of(request));
+            }
+        }
+        connections.beforeLease();
+        try {
+            return open(request, errors);
+        } catch (IOException | HttpException | RuntimeException e) {
+            throw errors.toException(e, RequestSecrets.of(request));
+        }
+    }
+
+    private UpstreamResponse open(UpstreamRequest request, TransportErrorMapper errors)
+            throws IOException, HttpException, UpstreamTransportException {
         HttpUriRequestBase upstreamRequest = toHttpRequest(request);
         upstreamRequest.setConfig(requestConfig);
-        TransportErrorMapper errors = this.errors;
         try {
             ClassicHttpResponse upstreamResponse = client.executeOpen(RoutingSupport.determineHost(upstreamRequest),
                     upstreamRequest, null);
             return new HttpClient5UpstreamResponse(upstreamRequest, upstreamResponse, request, errors);
         } catch (IOException | HttpException | RuntimeException e) {
             upstreamRequest.cancel();
-            throw errors.toException(e, RequestSecrets.of(request));
+            throw e;
         }
     }
 

@@ -87,6 +87,11 @@ final class TransportErrorMapper {
         return null;
     }
 
+    /** The upstream closed the connection before any byte of an answer: end of stream at the status line, or a reset. */
+    static boolean noAnswer(Throwable t) {
+        return t instanceof NoHttpResponseException || t instanceof SocketException && isReset(t.getMessage());
+    }
+
     private static boolean isReset(String message) {
         return message != null && (message.contains("reset") || message.contains("Broken pipe"));
     }

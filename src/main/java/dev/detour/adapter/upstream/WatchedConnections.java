@@ -19,22 +19,23 @@ import org.apache.hc.core5.io.CloseMode;
  * <p>An upstream closes a keep-alive connection that sat idle past its timeout without telling us; with
  * retries off, reusing it would fail an attempt. HttpClient's check is a read with a 1 ms timeout that a
  * healthy connection always waits out in full, so a request paid 1.3-1.7 ms whenever its connection had
- * been idle long enough to be checked. The rules here:
+ * been idle long enough to be checked: on a quiet gateway, nearly every request. The rules here:
  * <ul>
  * <li>idle under {@code uncheckedNanos} (3 s: the shortest common upstream keep-alive timeout is 5 s,
  *     Node.js and uvicorn): reused as is, as before;</li>
- * <li>idle up to {@code watchedNanos} (5 s): {@link #sweep} re-checks, every sweep, the connection each
- *     upstream address released last, the one the pool's last-in-first-out lease hands out next; a lease
- *     trusts such a check for {@code trustNanos}, so a closed connection is caught within one sweep;</li>
- * <li>any older connection, or one no fresh check covers: checked at lease time, as before.</li>
+ * <li>idle up to {@code watchedNanos} (until the evictor closes it): {@link #sweep} re-checks, every sweep,
+ *     the connection each upstream address released last, the one the pool's last-in-first-out lease hands
+ *     out next; a lease trusts such a check for {@code trustNanos}, so a closed connection is caught within
+ *     one sweep;</li>
+ * <li>any other connection, or one no fresh check covers: checked at lease time, as before.</li>
  * </ul>
- * Upstreams whose timeout is at least 5 s are thus exactly as safe as with the lease-time check alone. One
- * with a timeout between 3 and 5 s could close a connection just after its last check, inside the trust;
- * so once a sweep finds that an address closes idle connections, leases of its connections idle longer
- * than they were last seen alive go back to the lease-time check: the first such close is the only one
- * a request can meet. Only the last-released connection per address is watched: a sweep stays a few 1 ms
- * reads however large the pool grew in a burst. Each connection's lock keeps a check and a lease off the
- * socket together.
+ * An upstream can still close a connection between its last check and a lease (its timeout falls inside
+ * the trust), or under 3 s idle (as it always could): the client sends such a request once more on a fresh
+ * connection when the reused one closes before any byte of an answer ({@link #leasedUnchecked}). And once a
+ * sweep finds that an address closes idle connections, leases of its connections idle longer than they
+ * were last seen alive go back to the lease-time check, so that re-send stays a rare event. Only the
+ * last-released connection per address is watched: a sweep stays a few 1 ms reads however large the pool
+ * grew in a burst. Each connection's lock keeps a check and a lease off the socket together.
  */
 final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClientConnection> {
     private static final AtomicLong IDS = new AtomicLong();
@@ -43,6 +44,8 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
     /** Per address that closed an idle connection: the idle time from which background checks are not trusted. */
     private final Map<SocketAddress, Long> closesIdleAfter = new ConcurrentHashMap<>();
     private final AtomicLong leaseTimeChecks = new AtomicLong();
+    /** Per thread: its current lease reused a pooled connection without a check (the pool leases on the caller's thread). */
+    private final ThreadLocal<Boolean> unchecked = new ThreadLocal<>();
     private final LongSupplier nanoTime;
     private final long uncheckedNanos;
     private final long watchedNanos;
@@ -67,6 +70,16 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
     /** Checks the last-released connection of each upstream address while it is idle in the watched window. */
     void sweep() {
         lastReleased.values().forEach(Watched::checkIfDue);
+    }
+
+    /** Starts one exchange on this thread: no lease yet. */
+    void beforeLease() {
+        unchecked.remove();
+    }
+
+    /** Whether this thread's lease since {@link #beforeLease} reused a connection that no check vouched for just now. */
+    boolean leasedUnchecked() {
+        return unchecked.get() != null;
     }
 
     /** How many leases waited for the 1 ms check (tests: the background check saved those). */
@@ -116,6 +129,7 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
                     return true;
                 }
                 if (vouchedFor(nanoTime.getAsLong())) {
+                    unchecked.set(Boolean.TRUE);
                     return false;
                 }
                 leaseTimeChecks.incrementAndGet();

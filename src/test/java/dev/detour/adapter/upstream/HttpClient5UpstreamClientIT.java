@@ -18,11 +18,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -288,8 +290,9 @@ class HttpClient5UpstreamClientIT {
     }
 
     /**
-     * A live idle connection: reused unchecked under 3 s; between 3 and 5 s reused on the strength of a
-     * background check younger than 500 ms, else checked at lease time; past 5 s always checked at lease.
+     * A live idle connection: reused unchecked under 3 s; after that reused on the strength of a background
+     * check younger than 500 ms, else checked at lease time; past the watched window (the evictor's 50 s)
+     * the sweep no longer checks it, so the lease does.
      */
     @Test
     void aLeaseChecksTheConnectionOnlyWhenNoRuleVouchesForIt() throws Exception {
@@ -298,11 +301,14 @@ class HttpClient5UpstreamClientIT {
                 10, 10, HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false)) {
             String url = upstream.url() + "/v1/models";
             List<Long> checks = new ArrayList<>();
-            for (Duration idle : List.of(Duration.ZERO, Duration.ofMillis(2900), Duration.ofSeconds(4),
-                    Duration.ofSeconds(4), Duration.ofSeconds(6))) {
-                boolean sweepFirst = checks.size() == 2; // only the first 4 s idle is covered by a background check
-                now.addAndGet(idle.toNanos());
-                if (sweepFirst) {
+            record Lease(Duration idle, boolean sweptFirst) {
+            }
+            for (Lease lease : List.of(new Lease(Duration.ZERO, false), new Lease(Duration.ofMillis(2900), false),
+                    new Lease(Duration.ofSeconds(4), true), new Lease(Duration.ofSeconds(4), false),
+                    new Lease(Duration.ofSeconds(30), true), new Lease(Duration.ofSeconds(6), false),
+                    new Lease(HttpClient5UpstreamClient.WATCHED_REUSE.plusSeconds(1), true))) {
+                now.addAndGet(lease.idle().toNanos());
+                if (lease.sweptFirst()) {
                     watched.checkIdleConnections();
                     now.addAndGet(Duration.ofMillis(100).toNanos());
                 }
@@ -312,9 +318,120 @@ class HttpClient5UpstreamClientIT {
                 }
                 checks.add(watched.leaseTimeChecks());
             }
-            assertEquals(List.of(0L, 0L, 0L, 1L, 2L), checks);
+            assertEquals(List.of(0L, 0L, 0L, 1L, 1L, 2L, 3L), checks);
             assertEquals(1, upstream.connectionsOpened()); // every check found it alive: one connection throughout
         }
+    }
+
+    /**
+     * The upstream closes the idle connection just after a background check found it alive (its keep-alive
+     * timeout fell inside the check's trust): the lease reuses it unchecked, the request meets the closed
+     * connection, and goes out once more on a fresh one. Nothing was answered, so nothing failed.
+     */
+    @Test
+    void aRequestThatMeetsAConnectionClosedSinceItsCheckIsSentAgainOnAFreshOne() throws Exception {
+        String answer = "{\"ok\":true}";
+        byte[] reply = jsonReply(answer);
+        AtomicLong now = new AtomicLong();
+        try (ServerSocket server = new ServerSocket(0);
+                var watched = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
+                        10, 10, HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false)) {
+            ExecutorService serving = Executors.newSingleThreadExecutor();
+            CountDownLatch checked = new CountDownLatch(1);
+            CountDownLatch firstClosed = new CountDownLatch(1);
+            List<Integer> requestsPerConnection = new CopyOnWriteArrayList<>();
+            serving.submit(() -> {
+                try (var first = server.accept()) {
+                    readRequestHead(first.getInputStream());
+                    first.getOutputStream().write(reply);
+                    requestsPerConnection.add(1);
+                    checked.await(); // alive when the sweep looked, closed right after
+                }
+                firstClosed.countDown();
+                try (var second = server.accept()) {
+                    readRequestHead(second.getInputStream());
+                    second.getOutputStream().write(reply);
+                    requestsPerConnection.add(1);
+                    second.getInputStream().read();
+                }
+                return null;
+            });
+            String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
+            try (UpstreamResponse response = watched.send(get(url))) {
+                assertEquals(answer, readAll(response.body()));
+            }
+            now.addAndGet(Duration.ofSeconds(10).toNanos());
+            watched.checkIdleConnections();
+            checked.countDown();
+            firstClosed.await();
+            now.addAndGet(Duration.ofMillis(100).toNanos());
+            try (UpstreamResponse response = watched.send(get(url))) {
+                assertEquals(200, response.status());
+                assertEquals(answer, readAll(response.body()));
+            }
+            assertEquals(0, watched.leaseTimeChecks());
+            assertEquals(List.of(1, 1), requestsPerConnection); // each connection answered exactly one request
+            serving.shutdownNow();
+        }
+    }
+
+    /**
+     * A connection checked at lease time that then closes without answering is the upstream's failure: the
+     * request is not sent again (the check vouched for the connection, so the upstream saw the request).
+     */
+    @Test
+    void aCheckedConnectionThatClosesWithoutAnsweringFailsWithoutASecondSend() throws Exception {
+        byte[] reply = jsonReply("{\"ok\":true}");
+        AtomicLong now = new AtomicLong();
+        try (ServerSocket server = new ServerSocket(0);
+                var watched = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
+                        10, 10, HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false)) {
+            ExecutorService serving = Executors.newSingleThreadExecutor();
+            serving.submit(() -> {
+                try (var only = server.accept()) {
+                    readRequestHead(only.getInputStream());
+                    only.getOutputStream().write(reply);
+                    readRequestHead(only.getInputStream()); // the second request arrives, and is never answered
+                }
+                return null;
+            });
+            String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
+            try (UpstreamResponse response = watched.send(get(url))) {
+                readAll(response.body());
+            }
+            now.addAndGet(Duration.ofSeconds(10).toNanos()); // no background check: the lease checks it
+            UpstreamTransportException e = assertThrows(UpstreamTransportException.class, () -> watched.send(get(url)));
+            assertEquals(TransportErrorType.CLOSED_EARLY, e.error().type());
+            assertEquals(1, watched.leaseTimeChecks());
+            assertNoFurtherConnection(server);
+            serving.shutdownNow();
+        }
+    }
+
+    /** A fresh connection that closes without answering: one send, one failure. */
+    @Test
+    void aFreshConnectionThatClosesWithoutAnsweringFailsWithoutASecondSend() throws Exception {
+        try (ServerSocket server = new ServerSocket(0);
+                var watched = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30))) {
+            ExecutorService serving = Executors.newSingleThreadExecutor();
+            serving.submit(() -> {
+                try (var only = server.accept()) {
+                    readRequestHead(only.getInputStream());
+                }
+                return null;
+            });
+            String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
+            UpstreamTransportException e = assertThrows(UpstreamTransportException.class, () -> watched.send(get(url)));
+            assertEquals(TransportErrorType.CLOSED_EARLY, e.error().type());
+            assertNoFurtherConnection(server);
+            serving.shutdownNow();
+        }
+    }
+
+    /** A second send would have connected before send() returned, so it would already wait in the backlog. */
+    private static void assertNoFurtherConnection(ServerSocket server) throws IOException {
+        server.setSoTimeout(200);
+        assertThrows(SocketTimeoutException.class, server::accept);
     }
 
     /**
