@@ -2,6 +2,7 @@ package dev.detour.gateway;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 
 /** The route receipt (SPEC §1): exactly one per client request (N-4), written asynchronously. */
 public record RequestEvent(
@@ -29,8 +30,10 @@ public record RequestEvent(
     public enum Outcome {
         SUCCESS, FAILURE, CLIENT_ERROR, CANCELLED;
 
+        private final String wire = name().toLowerCase(Locale.ROOT);
+
         public String wire() {
-            return name().toLowerCase();
+            return wire;
         }
     }
 

@@ -1,9 +1,13 @@
 package dev.detour.adapter.db;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.detour.gateway.RequestEvent;
+import dev.detour.gateway.RequestEvent.AttemptRecord;
+import dev.detour.gateway.RequestEvent.RejectionRecord;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -24,8 +28,7 @@ import javax.sql.DataSource;
  * {@link UtcInstantTypeHandler} writes them.
  */
 final class EventBatches {
-    static final ObjectMapper JSON = new ObjectMapper()
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+    private static final JsonFactory JSON = new JsonFactory();
     private static final String INSERT_EVENT = "INSERT IGNORE INTO request_events (request_id, key_id, endpoint,"
             + " requested_model, model_key, stream, account_id, group_id, outcome, status, error_code, reason_code,"
             + " attempts_json, rejections_json, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,"
@@ -112,8 +115,8 @@ final class EventBatches {
         ps.setInt(10, e.status());
         ps.setString(11, e.errorCode());
         ps.setString(12, e.reasonCode());
-        ps.setString(13, json(e.attempts()));
-        ps.setString(14, json(e.rejections()));
+        ps.setString(13, attemptsJson(e.attempts()));
+        ps.setString(14, rejectionsJson(e.rejections()));
         ps.setLong(15, e.usage().inputTokens());
         ps.setLong(16, e.usage().outputTokens());
         ps.setLong(17, e.usage().cacheReadTokens());
@@ -168,11 +171,53 @@ final class EventBatches {
         ps.setObject(index, LocalDateTime.ofInstant(value, ZoneOffset.UTC));
     }
 
-    private static String json(Object value) {
-        try {
-            return JSON.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
+    /**
+     * Attempts and rejections as snake_case JSON arrays, written with Jackson's streaming generator: the
+     * object mapper's reflective serializer was ~5 % of Detour's CPU per request under load (JFR).
+     */
+    static String attemptsJson(List<AttemptRecord> attempts) {
+        return array(attempts, (g, a) -> {
+            g.writeNumberField("account_id", a.accountId());
+            nullableInt(g, "status", a.status());
+            g.writeStringField("failure_kind", a.failureKind());
+            g.writeStringField("scope", a.scope());
+            g.writeNumberField("duration_ms", a.durationMs());
+            g.writeStringField("action", a.action());
+        });
+    }
+
+    static String rejectionsJson(List<RejectionRecord> rejections) {
+        return array(rejections, (g, r) -> {
+            g.writeNumberField("account_id", r.accountId());
+            g.writeStringField("reason", r.reason());
+        });
+    }
+
+    private interface Fields<T> {
+        void write(JsonGenerator g, T item) throws IOException;
+    }
+
+    private static <T> String array(List<T> items, Fields<T> fields) {
+        StringWriter out = new StringWriter(16 + 96 * items.size());
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartArray();
+            for (T item : items) {
+                g.writeStartObject();
+                fields.write(g, item);
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return out.toString();
+    }
+
+    private static void nullableInt(JsonGenerator g, String name, Integer value) throws IOException {
+        if (value == null) {
+            g.writeNullField(name);
+        } else {
+            g.writeNumberField(name, value);
         }
     }
 }

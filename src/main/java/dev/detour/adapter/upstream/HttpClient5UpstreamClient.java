@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -146,8 +145,12 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
 
     /** True for the names in {@link #HOP_BY_HOP} and any other {@code proxy-*} header. */
     public static boolean isHopByHop(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return HOP_BY_HOP.contains(lower) || lower.startsWith("proxy-");
+        for (String hopByHop : HOP_BY_HOP) { // no lower-case copy per header: this runs for every header both ways
+            if (hopByHop.equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return name.regionMatches(true, 0, "proxy-", 0, 6);
     }
 
     /**

@@ -110,7 +110,8 @@ final class HttpClient5UpstreamResponse implements UpstreamResponse {
         List<Header> kept = new ArrayList<>(received.length);
         for (org.apache.hc.core5.http.Header header : received) {
             String name = header.getName();
-            if (!HttpClient5UpstreamClient.isHopByHop(name) && !named.contains(name.toLowerCase(Locale.ROOT))) {
+            boolean namedInConnection = !named.isEmpty() && named.contains(name.toLowerCase(Locale.ROOT));
+            if (!HttpClient5UpstreamClient.isHopByHop(name) && !namedInConnection) {
                 kept.add(new Header(name, header.getValue()));
             }
         }

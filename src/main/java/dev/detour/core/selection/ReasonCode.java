@@ -1,5 +1,7 @@
 package dev.detour.core.selection;
 
+import java.util.Locale;
+
 /**
  * Every stable, machine-readable decision reason of SPEC §5 (the UI translates them). The wire
  * form is the lower-snake name, e.g. {@code selected_priority}.
@@ -32,8 +34,11 @@ public enum ReasonCode {
     RETRY_STOPPED_AFTER_COMMIT,
     RETURNED_CLIENT_ERROR;
 
+    /** Kept, not derived per call: every request event carries one (a lower-case copy showed in the profile). */
+    private final String wire = name().toLowerCase(Locale.ROOT);
+
     public String wire() {
-        return name().toLowerCase();
+        return wire;
     }
 
     /** The code for a stored wire value, or null when it is unknown (an older or newer build wrote it). */
