@@ -157,20 +157,23 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
      * One exchange, sent once more on a fresh connection when the pooled connection it reused without a
      * check turns out closed before any byte of an answer: the upstream ended its keep-alive as the request
      * went out, so nothing was answered and no account failed. A connection checked at lease time, or a
-     * fresh one, that closes without answering is the upstream's failure and is reported as such.
+     * fresh one, that closes without answering is the upstream's failure and is reported as such. A request
+     * that must not be replayed (P-10) never goes out twice: its lease trusts no background check (the
+     * pre-existing reuse rules only), and a connection closed under it fails the attempt.
      */
     @Override
     public UpstreamResponse send(UpstreamRequest request) throws UpstreamTransportException {
         TransportErrorMapper errors = this.errors;
-        connections.beforeLease();
+        connections.beforeLease(request.replayable());
         try {
             return open(request, errors);
         } catch (IOException | HttpException | RuntimeException e) {
-            if (!(connections.leasedUnchecked() && TransportErrorMapper.noAnswer(e))) {
+            boolean closedUnderIt = connections.leasedUnchecked() && TransportErrorMapper.noAnswer(e);
+            if (!(request.replayable() && closedUnderIt)) {
                 throw errors.toException(e, RequestSecrets.of(request));
             }
         }
-        connections.beforeLease();
+        connections.beforeLease(true);
         try {
             return open(request, errors);
         } catch (IOException | HttpException | RuntimeException e) {

@@ -87,7 +87,7 @@ final class TransportErrorMapper {
         return null;
     }
 
-    /** The upstream closed the connection before any byte of an answer: end of stream at the status line, or a reset. */
+    /** The upstream closed the connection before any byte of an answer: end of stream at the status line, a reset. */
     static boolean noAnswer(Throwable t) {
         return t instanceof NoHttpResponseException || t instanceof SocketException && isReset(t.getMessage());
     }

@@ -31,7 +31,8 @@ import org.apache.hc.core5.io.CloseMode;
  * </ul>
  * An upstream can still close a connection between its last check and a lease (its timeout falls inside
  * the trust), or under 3 s idle (as it always could): the client sends such a request once more on a fresh
- * connection when the reused one closes before any byte of an answer ({@link #leasedUnchecked}). And once a
+ * connection when the reused one closes before any byte of an answer ({@link #leasedUnchecked}). A request
+ * that must never be sent twice (P-10) trusts no background check, so it meets only the old risk. And once a
  * sweep finds that an address closes idle connections, leases of its connections idle longer than they
  * were last seen alive go back to the lease-time check, so that re-send stays a rare event. Only the
  * last-released connection per address is watched: a sweep stays a few 1 ms reads however large the pool
@@ -44,8 +45,8 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
     /** Per address that closed an idle connection: the idle time from which background checks are not trusted. */
     private final Map<SocketAddress, Long> closesIdleAfter = new ConcurrentHashMap<>();
     private final AtomicLong leaseTimeChecks = new AtomicLong();
-    /** Per thread: its current lease reused a pooled connection without a check (the pool leases on the caller's thread). */
-    private final ThreadLocal<Boolean> unchecked = new ThreadLocal<>();
+    /** Per thread: its current lease's rules and outcome (the pool leases on the caller's thread). */
+    private final ThreadLocal<LeaseNote> notes = ThreadLocal.withInitial(LeaseNote::new);
     private final LongSupplier nanoTime;
     private final long uncheckedNanos;
     private final long watchedNanos;
@@ -72,19 +73,30 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
         lastReleased.values().forEach(Watched::checkIfDue);
     }
 
-    /** Starts one exchange on this thread: no lease yet. */
-    void beforeLease() {
-        unchecked.remove();
+    /**
+     * Starts one exchange on this thread. {@code trustChecks} false: only the unchecked window applies, as
+     * before background checks existed (a request that must not be sent twice).
+     */
+    void beforeLease(boolean trustChecks) {
+        LeaseNote note = notes.get();
+        note.trustChecks = trustChecks;
+        note.unchecked = false;
     }
 
-    /** Whether this thread's lease since {@link #beforeLease} reused a connection that no check vouched for just now. */
+    /** Whether this thread's lease since {@link #beforeLease} reused a connection without checking it then. */
     boolean leasedUnchecked() {
-        return unchecked.get() != null;
+        return notes.get().unchecked;
     }
 
     /** How many leases waited for the 1 ms check (tests: the background check saved those). */
     long leaseTimeChecks() {
         return leaseTimeChecks.get();
+    }
+
+    /** A thread that leases without {@link #beforeLease} trusts no background check. */
+    private static final class LeaseNote {
+        boolean trustChecks;
+        boolean unchecked;
     }
 
     private final class Watched extends DefaultManagedHttpClientConnection {
@@ -128,8 +140,9 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
                 if (!isOpen()) {
                     return true;
                 }
-                if (vouchedFor(nanoTime.getAsLong())) {
-                    unchecked.set(Boolean.TRUE);
+                LeaseNote note = notes.get();
+                if (vouchedFor(nanoTime.getAsLong(), note.trustChecks)) {
+                    note.unchecked = true;
                     return false;
                 }
                 leaseTimeChecks.incrementAndGet();
@@ -139,11 +152,14 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
             }
         }
 
-        /** Reused unchecked: idle briefly, or a fresh background check covers it and its address allows that. */
-        private boolean vouchedFor(long now) {
+        /**
+         * Reused unchecked: idle briefly, or a fresh background check covers it (if this lease trusts checks
+         * and as far as its address allows).
+         */
+        private boolean vouchedFor(long now, boolean trustChecks) {
             long idleFor = now - releasedAt;
-            return idleFor < uncheckedNanos
-                    || idleFor < trustChecksUnder() && aliveAtIdle >= 0 && idleFor - aliveAtIdle < trustNanos;
+            return idleFor < uncheckedNanos || trustChecks
+                    && idleFor < trustChecksUnder() && aliveAtIdle >= 0 && idleFor - aliveAtIdle < trustNanos;
         }
 
         void checkIfDue() {

@@ -29,6 +29,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
@@ -269,8 +270,7 @@ class HttpClient5UpstreamClientIT {
         String answer = "{\"ok\":true}";
         AtomicLong now = new AtomicLong();
         try (ServerSocket server = new ServerSocket(0);
-                var watched = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
-                        10, 10, HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false)) {
+                var watched = watchedClient(now)) {
             CountDownLatch firstClosed = new CountDownLatch(1);
             ExecutorService serving = answerOnceAndClose(server, 2, answer, firstClosed);
             String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
@@ -297,8 +297,7 @@ class HttpClient5UpstreamClientIT {
     @Test
     void aLeaseChecksTheConnectionOnlyWhenNoRuleVouchesForIt() throws Exception {
         AtomicLong now = new AtomicLong();
-        try (var watched = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
-                10, 10, HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false)) {
+        try (var watched = watchedClient(now)) {
             String url = upstream.url() + "/v1/models";
             List<Long> checks = new ArrayList<>();
             record Lease(Duration idle, boolean sweptFirst) {
@@ -334,8 +333,7 @@ class HttpClient5UpstreamClientIT {
         byte[] reply = jsonReply(answer);
         AtomicLong now = new AtomicLong();
         try (ServerSocket server = new ServerSocket(0);
-                var watched = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
-                        10, 10, HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false)) {
+                var watched = watchedClient(now)) {
             ExecutorService serving = Executors.newSingleThreadExecutor();
             CountDownLatch checked = new CountDownLatch(1);
             CountDownLatch firstClosed = new CountDownLatch(1);
@@ -343,15 +341,15 @@ class HttpClient5UpstreamClientIT {
             serving.submit(() -> {
                 try (var first = server.accept()) {
                     readRequestHead(first.getInputStream());
+                    requestsPerConnection.add(1); // counted before answering: the client asserts once answered
                     first.getOutputStream().write(reply);
-                    requestsPerConnection.add(1);
                     checked.await(); // alive when the sweep looked, closed right after
                 }
                 firstClosed.countDown();
                 try (var second = server.accept()) {
                     readRequestHead(second.getInputStream());
-                    second.getOutputStream().write(reply);
                     requestsPerConnection.add(1);
+                    second.getOutputStream().write(reply);
                     second.getInputStream().read();
                 }
                 return null;
@@ -384,8 +382,7 @@ class HttpClient5UpstreamClientIT {
         byte[] reply = jsonReply("{\"ok\":true}");
         AtomicLong now = new AtomicLong();
         try (ServerSocket server = new ServerSocket(0);
-                var watched = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
-                        10, 10, HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false)) {
+                var watched = watchedClient(now)) {
             ExecutorService serving = Executors.newSingleThreadExecutor();
             serving.submit(() -> {
                 try (var only = server.accept()) {
@@ -428,6 +425,70 @@ class HttpClient5UpstreamClientIT {
         }
     }
 
+    /** A request that must never be sent twice (P-10) trusts no background check: its lease checks the connection. */
+    @Test
+    void aRequestThatMustNotBeSentTwiceTrustsNoBackgroundCheck() throws Exception {
+        AtomicLong now = new AtomicLong();
+        try (var watched = watchedClient(now)) {
+            String url = upstream.url() + "/v1/models";
+            List<Long> checks = new ArrayList<>();
+            for (boolean replayable : new boolean[] {true, false, true}) {
+                now.addAndGet(Duration.ofSeconds(10).toNanos());
+                watched.checkIdleConnections();
+                now.addAndGet(Duration.ofMillis(100).toNanos());
+                upstream.enqueue(Reply.json(200, "{\"data\":[]}"));
+                try (UpstreamResponse response = watched.send(get(url, replayable))) {
+                    assertEquals("{\"data\":[]}", readAll(response.body()));
+                }
+                checks.add(watched.leaseTimeChecks());
+            }
+            assertEquals(List.of(0L, 1L, 1L), checks); // the first lease is a new connection: nothing to check
+        }
+    }
+
+    /**
+     * Reused unchecked under 3 s, a connection the upstream has closed: a request that may be sent again goes
+     * out once more on a fresh connection; one that must not (P-10) fails the attempt, sent once.
+     */
+    @Test
+    void aConnectionClosedUnderAnUncheckedLeaseIsReplacedOnlyForARequestThatMayBeSentAgain() throws Exception {
+        String answer = "{\"ok\":true}";
+        for (boolean replayable : new boolean[] {true, false}) {
+            AtomicLong now = new AtomicLong();
+            try (ServerSocket server = new ServerSocket(0);
+                    var watched = watchedClient(now)) {
+                CountDownLatch firstClosed = new CountDownLatch(1);
+                ExecutorService serving = answerOnceAndClose(server, replayable ? 2 : 1, answer, firstClosed);
+                String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
+                try (UpstreamResponse response = watched.send(get(url))) {
+                    assertEquals(answer, readAll(response.body()));
+                }
+                firstClosed.await();
+                now.addAndGet(Duration.ofSeconds(1).toNanos()); // inside the unchecked window
+                if (replayable) {
+                    try (UpstreamResponse response = watched.send(get(url, true))) {
+                        assertEquals(answer, readAll(response.body()));
+                    }
+                } else {
+                    UpstreamTransportException e = assertThrows(UpstreamTransportException.class,
+                            () -> watched.send(get(url, false)));
+                    assertTrue(Set.of(TransportErrorType.CLOSED_EARLY, TransportErrorType.CONNECTION_RESET)
+                            .contains(e.error().type()), e.error().toString());
+                }
+                assertEquals(0, watched.leaseTimeChecks());
+                serving.shutdownNow();
+                assertTrue(serving.awaitTermination(5, TimeUnit.SECONDS));
+                assertNoFurtherConnection(server);
+            }
+        }
+    }
+
+    /** A client whose reuse rules run on {@code now}; background checks only when the test runs them. */
+    private static HttpClient5UpstreamClient watchedClient(AtomicLong now) {
+        return new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30), 10, 10,
+                HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false);
+    }
+
     /** A second send would have connected before send() returned, so it would already wait in the backlog. */
     private static void assertNoFurtherConnection(ServerSocket server) throws IOException {
         server.setSoTimeout(200);
@@ -445,8 +506,7 @@ class HttpClient5UpstreamClientIT {
         byte[] reply = jsonReply(answer);
         AtomicLong now = new AtomicLong();
         try (ServerSocket server = new ServerSocket(0);
-                var watched = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
-                        10, 10, HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false)) {
+                var watched = watchedClient(now)) {
             ExecutorService serving = Executors.newSingleThreadExecutor();
             CountDownLatch firstClosed = new CountDownLatch(1);
             serving.submit(() -> {
@@ -589,7 +649,12 @@ class HttpClient5UpstreamClientIT {
     }
 
     private static UpstreamRequest get(String url) {
-        return new UpstreamRequest("GET", url, List.of(new Header("Authorization", "Bearer " + KEY)), null);
+        return get(url, true);
+    }
+
+    /** @param replayable false: a P-10 side-effecting request, never sent twice */
+    private static UpstreamRequest get(String url, boolean replayable) {
+        return new UpstreamRequest("GET", url, List.of(new Header("Authorization", "Bearer " + KEY)), null, replayable);
     }
 
     private static String readAll(InputStream body) throws IOException {

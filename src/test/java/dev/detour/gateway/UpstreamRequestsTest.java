@@ -1,0 +1,39 @@
+package dev.detour.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.detour.core.account.Account;
+import dev.detour.core.account.EndpointFamily;
+import dev.detour.testkit.AccountMother;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The request an attempt sends: a P-10 side-effecting request is marked as never to be sent twice. */
+class UpstreamRequestsTest {
+    private final Account account = AccountMother.account(1).baseUrl("https://relay.example").build();
+
+    @Test
+    void anOrdinaryRequestMayBeSentAgain() {
+        UpstreamRequest request = UpstreamRequests.build(call(false, false), account, null, "sk-upstream");
+        assertTrue(request.replayable());
+        assertEquals("https://relay.example/v1/responses", request.url());
+        assertArrayEquals("{}".getBytes(StandardCharsets.UTF_8), request.body());
+    }
+
+    @Test
+    void aStoredOrBackgroundRequestIsNeverSentTwice() {
+        assertFalse(UpstreamRequests.build(call(true, false), account, null, "sk-upstream").replayable());
+        assertFalse(UpstreamRequests.build(call(false, true), account, null, "sk-upstream").replayable());
+    }
+
+    private static ClientCall call(boolean store, boolean background) {
+        RequestPeek peek = new RequestPeek(null, -1, -1, false, null, null, store, background, null);
+        return new ClientCall("req-1", EndpointFamily.RESPONSES, "POST", "/v1/responses", List.of(),
+                "{}".getBytes(StandardCharsets.UTF_8), peek, null, "127.0.0.1", Instant.EPOCH, 0);
+    }
+}
