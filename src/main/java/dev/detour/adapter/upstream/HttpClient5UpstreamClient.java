@@ -56,6 +56,8 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
     private static final long SWEEP_EVERY_MS = 250;
     private static final Duration EVICT_IDLE_AFTER = Duration.ofSeconds(50);
     static final Duration WATCHED_REUSE = EVICT_IDLE_AFTER;
+    /** A reused connection the upstream had closed fails within a round trip; one failing later was worked on. */
+    static final Duration CLOSED_UNDER_REQUEST = Duration.ofSeconds(1);
 
     private final CloseableHttpClient client;
     private final IdleConnectionEvictor evictor;
@@ -155,29 +157,28 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
 
     /**
      * One exchange, sent once more on a fresh connection when the pooled connection it reused without a
-     * check turns out closed before any byte of an answer: the upstream ended its keep-alive as the request
-     * went out, so nothing was answered and no account failed. A connection checked at lease time, or a
-     * fresh one, that closes without answering is the upstream's failure and is reported as such. A request
+     * check turns out closed before any byte of an answer, within {@link #CLOSED_UNDER_REQUEST}: the upstream
+     * ended its keep-alive as the request went out, so nothing was answered and no account failed. A
+     * connection checked at lease time, a fresh one, or one that failed later (the upstream worked on the
+     * request) that closes without answering is the upstream's failure and is reported as such. A request
      * that must not be replayed (P-10) never goes out twice: its lease trusts no background check (the
      * pre-existing reuse rules only), and a connection closed under it fails the attempt.
      */
     @Override
     public UpstreamResponse send(UpstreamRequest request) throws UpstreamTransportException {
         TransportErrorMapper errors = this.errors;
-        connections.beforeLease(request.replayable());
-        try {
-            return open(request, errors);
-        } catch (IOException | HttpException | RuntimeException e) {
-            boolean closedUnderIt = connections.leasedUnchecked() && TransportErrorMapper.noAnswer(e);
-            if (!(request.replayable() && closedUnderIt)) {
-                throw errors.toException(e, RequestSecrets.of(request));
+        for (int sends = 1; ; sends++) {
+            connections.beforeLease(request.replayable());
+            long started = connections.nanoTime();
+            try {
+                return open(request, errors);
+            } catch (IOException | HttpException | RuntimeException e) {
+                boolean closedUnderIt = connections.leasedUnchecked() && TransportErrorMapper.noAnswer(e)
+                        && connections.nanoTime() - started < CLOSED_UNDER_REQUEST.toNanos();
+                if (sends > 1 || !request.replayable() || !closedUnderIt) {
+                    throw errors.toException(e, RequestSecrets.of(request));
+                }
             }
-        }
-        connections.beforeLease(true);
-        try {
-            return open(request, errors);
-        } catch (IOException | HttpException | RuntimeException e) {
-            throw errors.toException(e, RequestSecrets.of(request));
         }
     }
 

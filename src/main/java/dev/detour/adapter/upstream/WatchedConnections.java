@@ -88,6 +88,11 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
         return notes.get().unchecked;
     }
 
+    /** The reuse rules' clock (tests move it). */
+    long nanoTime() {
+        return nanoTime.getAsLong();
+    }
+
     /** How many leases waited for the 1 ms check (tests: the background check saved those). */
     long leaseTimeChecks() {
         return leaseTimeChecks.get();

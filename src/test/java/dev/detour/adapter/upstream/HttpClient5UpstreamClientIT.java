@@ -483,6 +483,38 @@ class HttpClient5UpstreamClientIT {
         }
     }
 
+    /**
+     * A reused connection that closes without answering only after the upstream had the request a while
+     * (an upstream that worked on it, then failed) is the upstream's failure: reported, not sent again.
+     */
+    @Test
+    void aConnectionThatClosesLongAfterTheRequestWentOutFailsWithoutASecondSend() throws Exception {
+        byte[] reply = jsonReply("{\"ok\":true}");
+        AtomicLong now = new AtomicLong();
+        try (ServerSocket server = new ServerSocket(0); var watched = watchedClient(now)) {
+            ExecutorService serving = Executors.newSingleThreadExecutor();
+            serving.submit(() -> {
+                try (var only = server.accept()) {
+                    readRequestHead(only.getInputStream());
+                    only.getOutputStream().write(reply);
+                    readRequestHead(only.getInputStream());
+                    now.addAndGet(HttpClient5UpstreamClient.CLOSED_UNDER_REQUEST.plusSeconds(1).toNanos());
+                } // worked on it past the window, then closed without a word
+                return null;
+            });
+            String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
+            try (UpstreamResponse response = watched.send(get(url))) {
+                readAll(response.body());
+            }
+            now.addAndGet(Duration.ofSeconds(1).toNanos()); // reused unchecked
+            UpstreamTransportException e = assertThrows(UpstreamTransportException.class, () -> watched.send(get(url)));
+            assertEquals(TransportErrorType.CLOSED_EARLY, e.error().type());
+            assertEquals(0, watched.leaseTimeChecks());
+            assertNoFurtherConnection(server);
+            serving.shutdownNow();
+        }
+    }
+
     /** A client whose reuse rules run on {@code now}; background checks only when the test runs them. */
     private static HttpClient5UpstreamClient watchedClient(AtomicLong now) {
         return new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30), 10, 10,
