@@ -306,16 +306,7 @@ class HttpClient5UpstreamClientIT {
                     new Lease(Duration.ofSeconds(4), true), new Lease(Duration.ofSeconds(4), false),
                     new Lease(Duration.ofSeconds(30), true), new Lease(Duration.ofSeconds(6), false),
                     new Lease(HttpClient5UpstreamClient.WATCHED_REUSE.plusSeconds(1), true))) {
-                now.addAndGet(lease.idle().toNanos());
-                if (lease.sweptFirst()) {
-                    watched.checkIdleConnections();
-                    now.addAndGet(Duration.ofMillis(100).toNanos());
-                }
-                upstream.enqueue(Reply.json(200, "{\"data\":[]}"));
-                try (UpstreamResponse response = watched.send(get(url))) {
-                    assertEquals("{\"data\":[]}", readAll(response.body()));
-                }
-                checks.add(watched.leaseTimeChecks());
+                checks.add(leaseChecksAfter(watched, now, lease.idle(), lease.sweptFirst(), get(url)));
             }
             assertEquals(List.of(0L, 0L, 0L, 1L, 1L, 2L, 3L), checks);
             assertEquals(1, upstream.connectionsOpened()); // every check found it alive: one connection throughout
@@ -433,14 +424,7 @@ class HttpClient5UpstreamClientIT {
             String url = upstream.url() + "/v1/models";
             List<Long> checks = new ArrayList<>();
             for (boolean replayable : new boolean[] {true, false, true}) {
-                now.addAndGet(Duration.ofSeconds(10).toNanos());
-                watched.checkIdleConnections();
-                now.addAndGet(Duration.ofMillis(100).toNanos());
-                upstream.enqueue(Reply.json(200, "{\"data\":[]}"));
-                try (UpstreamResponse response = watched.send(get(url, replayable))) {
-                    assertEquals("{\"data\":[]}", readAll(response.body()));
-                }
-                checks.add(watched.leaseTimeChecks());
+                checks.add(leaseChecksAfter(watched, now, Duration.ofSeconds(10), true, get(url, replayable)));
             }
             assertEquals(List.of(0L, 1L, 1L), checks); // the first lease is a new connection: nothing to check
         }
@@ -513,6 +497,25 @@ class HttpClient5UpstreamClientIT {
             assertNoFurtherConnection(server);
             serving.shutdownNow();
         }
+    }
+
+    /**
+     * Lets the client's pooled connection sit idle for {@code idle} (then, if {@code sweptFirst}, runs a
+     * background check and lets 100 ms pass), sends {@code request} to the fake upstream, and returns how
+     * many leases so far waited for the lease-time check.
+     */
+    private long leaseChecksAfter(HttpClient5UpstreamClient watched, AtomicLong now, Duration idle,
+            boolean sweptFirst, UpstreamRequest request) throws Exception {
+        now.addAndGet(idle.toNanos());
+        if (sweptFirst) {
+            watched.checkIdleConnections();
+            now.addAndGet(Duration.ofMillis(100).toNanos());
+        }
+        upstream.enqueue(Reply.json(200, "{\"data\":[]}"));
+        try (UpstreamResponse response = watched.send(request)) {
+            assertEquals("{\"data\":[]}", readAll(response.body()));
+        }
+        return watched.leaseTimeChecks();
     }
 
     /** A client whose reuse rules run on {@code now}; background checks only when the test runs them. */
