@@ -252,7 +252,7 @@ build_detour() {
 }
 
 start_detour() {
-  DETOUR_ADMIN_TOKEN="bench-admin-$RANDOM$RANDOM$RANDOM"
+  DETOUR_ADMIN_TOKEN="bench-admin-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
   log "starting Detour on :$P_DETOUR ($DETOUR_JAVA_HOME, $DETOUR_FLAGS)"
   # shellcheck disable=SC2086 # DETOUR_FLAGS is a list of JVM flags
   start_bg "$WORK/detour.log" env DETOUR_BIND=127.0.0.1 DETOUR_PORT="$P_DETOUR" \

@@ -16,6 +16,8 @@ import java.util.function.Function;
  * Every bad value fails with one line naming the variable (SPEC O-1).
  */
 public final class ConfigLoader {
+    static final int MIN_ADMIN_TOKEN = 32;
+
     private final Function<String, String> lookup;
 
     public ConfigLoader(Map<String, String> env, Properties props) {
@@ -114,9 +116,11 @@ public final class ConfigLoader {
         return value;
     }
 
+    /** the token guards every admin action over the network; a short one is guessable offline or online. */
     private String adminToken(String value) {
-        if (value.length() < 16) {
-            throw fail("DETOUR_ADMIN_TOKEN", "must be at least 16 characters");
+        if (value.length() < MIN_ADMIN_TOKEN) {
+            throw fail("DETOUR_ADMIN_TOKEN", "must be at least " + MIN_ADMIN_TOKEN + " characters, got " + value.length()
+                    + " (e.g. openssl rand -hex 24)");
         }
         return value;
     }

@@ -9,6 +9,7 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.servlet.SessionHandler;
 import org.eclipse.jetty.http.HttpCookie;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -46,6 +47,9 @@ public final class JettyServer {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(false);
+        // encoded separators, dot and empty segments, bad encodings and the like are refused with
+        // 400 before routing, instead of being decoded into a path a rule in front did not mean
+        http.setUriCompliance(UriCompliance.from(UriCompliance.NO_VIOLATION));
         if (customizer != null) {
             http.addCustomizer(customizer);
         }
@@ -62,11 +66,13 @@ public final class JettyServer {
         ServletContextHandler context = new ServletContextHandler(ServletContextHandler.SESSIONS);
         context.setContextPath("/");
         configureSessions(context.getSessionHandler());
+        context.setErrorHandler(new SecureErrorHandler());
         routes.forEach((pathSpec, servlet) -> context.addServlet(new ServletHolder(servlet), pathSpec));
         // O-5: on stop, the connector stops accepting and GracefulHandler waits for in-flight requests
         GracefulHandler graceful = new GracefulHandler();
         graceful.setHandler(context);
-        server.setHandler(graceful);
+        server.setHandler(new RequestGuard(graceful));
+        server.setErrorHandler(new SecureErrorHandler());
         server.setStopTimeout(Math.max(1, stopTimeout.toMillis()));
         server.setStopAtShutdown(false);
         return server;

@@ -54,6 +54,15 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void anAdminTokenShorterThan32CharactersIsRefusedAtStartUpNamingTheVariable() {
+        String thirtyOne = "a".repeat(31);
+        ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of("DETOUR_ADMIN_TOKEN", thirtyOne)));
+        assertTrue(e.getMessage().startsWith("DETOUR_ADMIN_TOKEN: must be at least 32 characters"), e.getMessage());
+        assertFalse(e.getMessage().contains(thirtyOne), "the refused token is not echoed");
+        assertEquals("b".repeat(32), load(Map.of("DETOUR_ADMIN_TOKEN", "b".repeat(32))).adminToken().orElseThrow());
+    }
+
+    @Test
     void demoModeIsOffByDefaultAndKeepsItsEmbeddedDatabaseApartFromARealPool() {
         assertFalse(load(Map.of()).demo());
         DetourConfig demo = load(Map.of("DETOUR_DEMO", "TRUE"));

@@ -8,7 +8,7 @@ import java.util.Base64;
 
 /** Starts the real App on port 0 against the shared test MariaDB, with fixed test secrets. */
 public final class TestApp {
-    public static final String ADMIN_TOKEN = "test-admin-token-0123456789";
+    public static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
     public static final String ADMIN_PASSWORD = "test-password-123";
     public static final byte[] MASTER_KEY = Base64.getDecoder().decode("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
 

@@ -30,7 +30,7 @@ public final class LoginServlet extends HttpServlet {
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String next = SafeRedirects.relativeOrHome(request.getParameter("next"));
         if (auth.signedInUser(request).isPresent()) {
-            response.sendRedirect(next);
+            seeOther(response, next);
             return;
         }
         auth.csrfToken(request);
@@ -48,8 +48,7 @@ public final class LoginServlet extends HttpServlet {
         SignInResult result = users.signIn(username, request.getParameter("password"), request.getRemoteAddr());
         if (result.signedIn()) {
             auth.signIn(request, result.username());
-            response.setStatus(HttpServletResponse.SC_SEE_OTHER);
-            response.setHeader("Location", next);
+            seeOther(response, next);
             return;
         }
         boolean throttled = result.outcome() == SignInResult.Outcome.THROTTLED;
@@ -60,6 +59,12 @@ public final class LoginServlet extends HttpServlet {
         long minutes = Math.max(1, (result.retryAfter().toSeconds() + 59) / 60);
         view.render(request, response, "auth/login",
                 form(next, username, throttled ? "login.error.throttled" : "login.error.invalid", minutes), null);
+    }
+
+    /** the checked target as it is; {@code sendRedirect} would normalise it again after the check. */
+    private static void seeOther(HttpServletResponse response, String location) {
+        response.setStatus(HttpServletResponse.SC_SEE_OTHER);
+        response.setHeader("Location", location);
     }
 
     private static Map<String, Object> form(String next, String username, String errorKey, long retryMinutes) {

@@ -87,7 +87,7 @@ final class MyRoutesServlet extends HttpServlet {
                 loginPage(request, response, "my.login.invalid");
                 return;
             }
-            sessions.signIn(response, key.id());
+            sessions.signIn(request, response, key.id());
         } else if (path.equals("/check")) {
             check(request, response);
             return;

@@ -47,11 +47,11 @@ final class MySessions {
         return Optional.of(touched);
     }
 
-    void signIn(HttpServletResponse response, long keyId) {
+    void signIn(HttpServletRequest request, HttpServletResponse response, long keyId) {
         sessions.values().removeIf(s -> s.lastSeen().plus(IDLE).isBefore(clock.instant()));
         String token = newToken();
         sessions.put(token, new Session(keyId, newToken(), clock.instant()));
-        setCookie(response, COOKIE, token, -1);
+        setCookie(request, response, COOKIE, token, -1);
     }
 
     void signOut(HttpServletRequest request, HttpServletResponse response) {
@@ -59,7 +59,7 @@ final class MySessions {
         if (token != null) {
             sessions.remove(token);
         }
-        setCookie(response, COOKIE, "", 0);
+        setCookie(request, response, COOKIE, "", 0);
     }
 
     /** The sign-in form's token: reuses the browser's cookie or sets a new one. */
@@ -67,7 +67,7 @@ final class MySessions {
         String token = cookie(request, LOGIN_CSRF_COOKIE);
         if (token == null) {
             token = newToken();
-            setCookie(response, LOGIN_CSRF_COOKIE, token, -1);
+            setCookie(request, response, LOGIN_CSRF_COOKIE, token, -1);
         }
         return token;
     }
@@ -97,10 +97,13 @@ final class MySessions {
         return null;
     }
 
-    private static void setCookie(HttpServletResponse response, String name, String value, int maxAge) {
+    /** Secure on https (directly or through a trusted proxy, O-3), like the console's session cookie. */
+    private static void setCookie(HttpServletRequest request, HttpServletResponse response, String name, String value,
+            int maxAge) {
         Cookie c = new Cookie(name, value);
         c.setPath("/my");
         c.setHttpOnly(true);
+        c.setSecure(request.isSecure());
         c.setMaxAge(maxAge);
         c.setAttribute("SameSite", "Strict");
         response.addCookie(c);
