@@ -47,7 +47,8 @@ public final class RedirectPayloads {
             "/\r\n//evil.example",
             "/\u3002/evil.example",
             "/\uff0f\uff0fevil.example",
-            "//evil.example/%2e%2e");
+            "//evil.example/%2e%2e",
+            "/\"><script>alert(1)</script>");
 
     /** Odd but same-origin: they may be followed, and must stay on the origin when they are. */
     public static final List<String> SAME_ORIGIN = List.of(

@@ -16,13 +16,14 @@ import java.util.Locale;
  */
 public final class SafeRedirects {
     private static final String HOME = "/";
+    private static final String NOT_IN_URIS = "\"<>\\^`{|}";
 
     private SafeRedirects() {
     }
 
     /** {@code next} when it is a same-origin path such as {@code /accounts?x=1}, else {@code /}. */
     public static String relativeOrHome(String next) {
-        if (next == null || next.isEmpty() || !next.startsWith("/") || !printableAscii(next) || next.indexOf('\\') >= 0) {
+        if (next == null || next.isEmpty() || !next.startsWith("/") || !uriCharacters(next) || next.indexOf('\\') >= 0) {
             return HOME;
         }
         int end = firstOf(next, '?', '#');
@@ -44,11 +45,14 @@ public final class SafeRedirects {
         return safe.equals(HOME) ? "/login" : "/login?next=" + URLEncoder.encode(safe, StandardCharsets.UTF_8);
     }
 
-    /** Visible ASCII only: controls, spaces and non-ASCII look-alikes are left out of Location headers. */
-    private static boolean printableAscii(String s) {
+    /**
+     * Characters a URI may hold unencoded (RFC 3986): no controls, spaces, non-ASCII look-alikes
+     * or quotes and angle brackets, so a Location header is exactly what a browser will follow.
+     */
+    private static boolean uriCharacters(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c <= 0x20 || c >= 0x7f) {
+            if (c <= 0x20 || c >= 0x7f || NOT_IN_URIS.indexOf(c) >= 0) {
                 return false;
             }
         }
