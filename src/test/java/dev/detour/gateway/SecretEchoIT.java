@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.detour.App;
 import dev.detour.testkit.OneUpstreamCase;
 import dev.detour.testkit.Reply;
 import dev.detour.testkit.Rows;
+import dev.detour.testkit.TestApp;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.http.HttpResponse;
@@ -173,6 +175,26 @@ class SecretEchoIT extends OneUpstreamCase {
         String stored = storedFailureText(id);
         assertFalse(stored.contains(KEY), stored);
         assertFalse(gw.admin("GET", "/accounts/" + id, null).toString().contains(KEY));
+    }
+
+    @Test
+    void failureTextsStoredBeforeMaskingExistedAreMaskedAtTheNextStart() {
+        long id = account(PLAIN_KEY);
+        Rows.execute("UPDATE accounts SET last_failure_message = 'token " + PLAIN_KEY + " is disabled',"
+                + " last_failure_response_json = '{\"error\":\"bad key " + KEY + "\"}' WHERE id = " + id);
+        Rows.execute("INSERT INTO account_models (account_id, model_key, last_failure_message, created_at, updated_at)"
+                + " VALUES (" + id + ", 'up-x', 'Bearer " + PLAIN_KEY + " refused', NOW(3), NOW(3))");
+
+        App restarted = TestApp.start(gw.clock);
+        try {
+            String stored = storedFailureText(id);
+            assertFalse(stored.contains(PLAIN_KEY) || stored.contains(KEY), stored);
+            assertTrue(stored.contains("token " + PLAIN_MASKED + " is disabled"), stored);
+            assertTrue(stored.contains("bad key " + MASKED), stored);
+            assertTrue(stored.contains("Bearer " + PLAIN_MASKED + " refused"), stored);
+        } finally {
+            restarted.close();
+        }
     }
 
     /** Every failure text MariaDB holds for the account: its own columns and its model rows. */

@@ -1,6 +1,5 @@
 package dev.detour.core.failure;
 
-import dev.detour.core.secret.SecretMask;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -77,14 +76,13 @@ public record Failure(
         if (message == null) {
             return null;
         }
-        return message.length() <= MAX_MESSAGE ? message : SecretMask.cut(message, MAX_MESSAGE);
+        return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE);
     }
 
-    /** Cut before a token the cut would split (X-5: a key's head is not kept either). */
     static String cutBody(String body) {
         if (body == null || body.isEmpty()) {
             return null;
         }
-        return body.length() <= MAX_BODY ? body : SecretMask.cut(body, MAX_BODY) + "…";
+        return body.length() <= MAX_BODY ? body : body.substring(0, MAX_BODY) + "…";
     }
 }

@@ -42,6 +42,8 @@ public final class SecretMask {
     static final int MIN_KNOWN = 8;
     /** The generic rule: a segment this long, with a digit, a lower- and an upper-case letter. */
     static final int MIN_RANDOM_SEGMENT = 20;
+    /** No key is longer; a longer run of token characters is cut where it is. */
+    static final int MAX_TOKEN = 512;
 
     /** Ids that upstreams put in error bodies and that operators need to quote to support: never masked. */
     static final List<String> ID_PREFIXES = List.of("req_", "req-", "msg_", "chatcmpl-", "cmpl-", "resp_",
@@ -115,8 +117,9 @@ public final class SecretMask {
     }
 
     /**
-     * At most {@code max} characters of already masked text, cut before a token that the cut would split
-     * (a cut key no longer matches any rule, so its head must not be kept).
+     * At most {@code max} characters of text still to be masked, cut before a token (of up to
+     * {@value #MAX_TOKEN} characters) that the cut would split: a cut key matches no rule any more, so
+     * its head must not be kept. A longer run is no key and is cut where it is.
      */
     public static String cut(String text, int max) {
         if (text == null || text.length() <= max) {
@@ -124,8 +127,11 @@ public final class SecretMask {
         }
         int end = max;
         if (isTokenChar(text.charAt(end - 1)) && isTokenChar(text.charAt(end))) {
-            while (end > 0 && isTokenChar(text.charAt(end - 1))) {
+            while (end > 0 && max - end < MAX_TOKEN && isTokenChar(text.charAt(end - 1))) {
                 end--;
+            }
+            if (end > 0 && isTokenChar(text.charAt(end - 1))) {
+                end = max; // a run too long to be a key
             }
         }
         return text.substring(0, end);

@@ -182,5 +182,7 @@ class SecretMaskTest {
         assertEquals("message: key ab12cd34ef56 ", SecretMask.cut(text, 26));
         assertEquals(text, SecretMask.cut(text, 200));
         assertTrue(SecretMask.cut(text, 13).endsWith(" "));
+        String noKey = "x".repeat(2000);
+        assertEquals(1000, SecretMask.cut(noKey, 1000).length(), "a run longer than any key is cut where it is");
     }
 }
