@@ -5,6 +5,7 @@ import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.crypto.Secrets;
 import dev.detour.adapter.db.AsyncEventWriter;
 import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.StoredFailureScrub;
 import dev.detour.adapter.metrics.Metrics;
 import dev.detour.adapter.web.ConsoleRoutes;
 import dev.detour.adapter.web.ConsoleSessionAuth;
@@ -65,6 +66,7 @@ public final class App implements AutoCloseable {
         this.storage = storage;
         Database database = storage.database();
         Secrets secrets = Secrets.load(config);
+        StoredFailureScrub.run(database.dataSource(), secrets.box()); // texts stored before masking existed
         this.accounts = new AccountRepository(database, secrets.box());
         AuditLog audit = new AuditLog(database, clock);
         // U-5 runtime settings: the gateway and housekeeping follow changes live

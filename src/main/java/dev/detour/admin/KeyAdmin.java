@@ -8,6 +8,7 @@ import dev.detour.adapter.db.GroupRow;
 import dev.detour.adapter.db.KeyMapper;
 import dev.detour.adapter.db.KeyRow;
 import dev.detour.core.ValidationException;
+import dev.detour.core.secret.SecretMask;
 import dev.detour.gateway.KeyHashes;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -148,8 +149,9 @@ public final class KeyAdmin {
         return "dtr-" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
+    /** {@code dtr-…abcd}: the one masking format of X-5 ({@link SecretMask#hint}). */
     static String hint(String key) {
-        return "dtr-…" + key.substring(key.length() - 4);
+        return SecretMask.hint(key);
     }
 
     private static String name(JsonNode node, String current) {

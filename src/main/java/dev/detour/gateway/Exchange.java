@@ -6,6 +6,7 @@ import dev.detour.core.failure.SseFrames;
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
 import dev.detour.core.failure.Verdict;
+import dev.detour.core.secret.SecretMask;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,24 +36,25 @@ final class Exchange {
         try {
             response = upstream.send(request);
         } catch (UpstreamTransportException e) {
-            return transportFailure(e.error(), modelKey, dispatched(e.error()));
+            return transportFailure(request, e.error(), modelKey, dispatched(e.error()));
         }
         int status = response.status();
         boolean success = status >= 200 && status < 300;
         if (clientWantsStream && success && isEventStream(response)) {
-            return firstFrame(response, modelKey);
+            return firstFrame(request, response, modelKey);
         }
         byte[] body;
         try (response) {
             body = readBody(response);
         } catch (UpstreamTransportException e) {
             response.abort();
-            return transportFailure(e.error(), modelKey, true);
+            return transportFailure(request, e.error(), modelKey, true);
         } catch (IOException e) {
             response.abort();
-            return transportFailure(new TransportError(TransportErrorType.OTHER, e.getMessage()), modelKey, true);
+            return transportFailure(request, new TransportError(TransportErrorType.OTHER, e.getMessage()), modelKey,
+                    true);
         }
-        return judge(status, response.headers(), body, isEventStream(response), modelKey);
+        return judge(request, status, response.headers(), body, isEventStream(response), modelKey);
     }
 
     /**
@@ -93,8 +95,11 @@ final class Exchange {
      * A 2xx JSON answer is read once (usage, cost, response id, envelope fields). When that read finds
      * one complete object without any failure-envelope field, the classifier's verdict is already known
      * to be success (F-4, {@link dev.detour.core.failure.ErrorEnvelope#feedsEnvelope}): no String copy.
+     * X-5: whatever is not a success is masked with the request's secrets (the account's key among them):
+     * the failure's stored text by the classifier, a relayed client error here. A success is never rewritten.
      */
-    private AttemptResult judge(int status, List<Header> headers, byte[] body, boolean sse, String modelKey) {
+    private AttemptResult judge(UpstreamRequest request, int status, List<Header> headers, byte[] body, boolean sse,
+            String modelKey) {
         boolean success = status >= 200 && status < 300;
         AnswerFacts answer = !success ? AnswerFacts.NONE : sse ? UsageLines.of(body) : AnswerReader.read(body);
         if (answer.envelopeClear()) {
@@ -104,18 +109,20 @@ final class Exchange {
         // F-4: a buffered SSE body is judged for truncation by the same scanner as the streaming path
         AttemptFacts facts = sse ? AttemptFacts.streamed(status, lowerCase(headers), text)
                 : AttemptFacts.response(status, lowerCase(headers), text);
-        Verdict verdict = FailureClassifier.classify(facts.forModel(modelKey), clock.instant());
+        SecretMask mask = RequestSecrets.maskFor(request);
+        Verdict verdict = FailureClassifier.classify(facts.forModel(modelKey).maskingWith(mask), clock.instant());
         if (verdict.isFailure()) {
             return AttemptResult.failed(verdict.failure(), true);
         }
         if (verdict.isClientError()) {
-            return AttemptResult.clientError(status, headers, body);
+            // the upstream's error body reaches the key holder masked (the sink sets the new length)
+            return AttemptResult.clientError(status, headers, mask.apply(body));
         }
         return AttemptResult.buffered(status, headers, body, answer);
     }
 
     /** Reads up to the end of the first non-empty data frame; comments and keep-alives before it are kept. */
-    private AttemptResult firstFrame(UpstreamResponse response, String modelKey) {
+    private AttemptResult firstFrame(UpstreamRequest request, UpstreamResponse response, String modelKey) {
         ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
         byte[] buffer = new byte[8192];
         try {
@@ -127,27 +134,31 @@ final class Exchange {
                     response.abort();
                     String what = head.size() == 0 ? "upstream closed the stream before sending any data"
                             : "upstream closed the stream before its first data frame";
-                    return transportFailure(new TransportError(TransportErrorType.CLOSED_EARLY, what), modelKey, true);
+                    return transportFailure(request, new TransportError(TransportErrorType.CLOSED_EARLY, what),
+                            modelKey, true);
                 }
                 head.write(buffer, 0, n);
                 String firstData = frames.feed(buffer, 0, n);
                 if (firstData != null) {
-                    return judgeFirstFrame(response, head.toByteArray(), firstData, modelKey);
+                    return judgeFirstFrame(request, response, head.toByteArray(), firstData, modelKey);
                 }
             }
         } catch (UpstreamTransportException e) {
             response.abort();
-            return transportFailure(e.error(), modelKey, true);
+            return transportFailure(request, e.error(), modelKey, true);
         } catch (IOException e) {
             response.abort();
-            return transportFailure(new TransportError(TransportErrorType.OTHER, e.getMessage()), modelKey, true);
+            return transportFailure(request, new TransportError(TransportErrorType.OTHER, e.getMessage()), modelKey,
+                    true);
         }
     }
 
-    private AttemptResult judgeFirstFrame(UpstreamResponse response, byte[] head, String firstData, String modelKey) {
+    private AttemptResult judgeFirstFrame(UpstreamRequest request, UpstreamResponse response, byte[] head,
+            String firstData, String modelKey) {
         String frameText = "data: " + firstData + "\n\n";
         Verdict verdict = FailureClassifier.classify(AttemptFacts.streamStart(response.status(),
-                lowerCase(response.headers()), frameText).forModel(modelKey), clock.instant());
+                lowerCase(response.headers()), frameText).forModel(modelKey).maskingWith(RequestSecrets.maskFor(request)),
+                clock.instant());
         if (verdict.isFailure()) {
             response.abort();
             return AttemptResult.failed(verdict.failure(), true);
@@ -155,8 +166,10 @@ final class Exchange {
         return AttemptResult.stream(response.status(), response.headers(), head, response);
     }
 
-    private AttemptResult transportFailure(TransportError error, String modelKey, boolean dispatched) {
-        Verdict verdict = FailureClassifier.classify(AttemptFacts.transport(error).forModel(modelKey), clock.instant());
+    private AttemptResult transportFailure(UpstreamRequest request, TransportError error, String modelKey,
+            boolean dispatched) {
+        Verdict verdict = FailureClassifier.classify(AttemptFacts.transport(error).forModel(modelKey)
+                .maskingWith(RequestSecrets.maskFor(request)), clock.instant());
         return AttemptResult.failed(verdict.failure(), dispatched);
     }
 

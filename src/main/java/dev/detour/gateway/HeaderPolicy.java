@@ -10,15 +10,24 @@ import java.util.Set;
 
 /**
  * Which headers cross Detour (P-2): an allowlist upstream (the client's own key never leaves),
- * upstream auth injected by platform, hop-by-hop headers stripped both ways.
+ * upstream auth injected by platform, and an allow-list back to the client (X-5).
  */
 public final class HeaderPolicy {
     private static final Set<String> TO_UPSTREAM = Set.of("content-type", "accept", "anthropic-version",
             "anthropic-beta", "openai-beta", "user-agent", "x-stainless-lang", "x-stainless-package-version",
             "x-stainless-os", "x-stainless-arch", "x-stainless-runtime", "x-stainless-runtime-version");
-    private static final Set<String> NOT_TO_CLIENT = Set.of("connection", "keep-alive", "proxy-authenticate",
-            "proxy-authorization", "te", "trailer", "trailers", "transfer-encoding", "upgrade", "content-length",
-            "set-cookie", "server", "date");
+    /**
+     * X-5: the upstream response headers a client gets, exactly (any case): what the body needs to be read,
+     * the ids a support ticket quotes, and the retry and rate-limit hints SDKs act on. Everything else
+     * stays here: organisation and project ids ({@code openai-organization}, {@code openai-project},
+     * {@code anthropic-organization-id}), cookies, server and CDN details, and hop-by-hop headers;
+     * {@code content-length} is Detour's own (a masked error body changes length).
+     */
+    static final List<String> TO_CLIENT = List.of("content-type", "content-encoding", "cache-control",
+            "retry-after", "retry-after-ms", "x-should-retry", "x-request-id", "request-id", "openai-version",
+            "openai-processing-ms");
+    /** and every header starting with one of these (OpenAI's and Anthropic's rate-limit families). */
+    static final List<String> TO_CLIENT_PREFIXES = List.of("x-ratelimit-", "anthropic-ratelimit-");
     private static final String ANTHROPIC_VERSION = "2023-06-01";
 
     private HeaderPolicy() {
@@ -54,10 +63,25 @@ public final class HeaderPolicy {
     public static List<Header> toClient(List<Header> upstreamHeaders) {
         List<Header> out = new ArrayList<>(upstreamHeaders.size());
         for (Header h : upstreamHeaders) {
-            if (!NOT_TO_CLIENT.contains(h.name().toLowerCase(Locale.ROOT))) {
+            if (allowedToClient(h.name())) {
                 out.add(h);
             }
         }
         return out;
+    }
+
+    /** X-5's allow-list; no lower-case copy per header (this runs for every header of every answer). */
+    public static boolean allowedToClient(String name) {
+        for (String allowed : TO_CLIENT) {
+            if (allowed.equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        for (String prefix : TO_CLIENT_PREFIXES) {
+            if (name.length() > prefix.length() && name.regionMatches(true, 0, prefix, 0, prefix.length())) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -15,6 +15,7 @@ import dev.detour.gateway.Header;
 import dev.detour.gateway.PoolSnapshot;
 import dev.detour.gateway.PoolStore;
 import dev.detour.gateway.RequestIds;
+import dev.detour.gateway.RequestSecrets;
 import dev.detour.gateway.UpstreamClient;
 import dev.detour.gateway.UpstreamRequest;
 import dev.detour.gateway.UpstreamResponse;
@@ -69,7 +70,9 @@ public final class ModelTester {
         Answer answer = send(request);
         long latencyMs = (System.nanoTime() - started) / 1_000_000;
         Instant now = clock.instant();
-        Verdict verdict = FailureClassifier.classify(answer.facts().forModel(modelKey).asModelTest(), now);
+        // the test's message and upstream body (shown at once, stored as the last failure) are masked
+        Verdict verdict = FailureClassifier.classify(answer.facts().forModel(modelKey).asModelTest()
+                .maskingWith(RequestSecrets.maskFor(request)), now);
         record(account, modelKey, verdict, mode, now);
         ModelTestResult result = result(verdict, answer, latencyMs, family, model, modelKey);
         events.emit(ModelTestEvents.of(requestId, account, result, mode, now));

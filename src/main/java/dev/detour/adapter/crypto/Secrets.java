@@ -2,6 +2,7 @@ package dev.detour.adapter.crypto;
 
 import dev.detour.config.ConfigException;
 import dev.detour.config.DetourConfig;
+import dev.detour.core.secret.SecretMask;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -34,12 +35,9 @@ public final class Secrets {
         return box;
     }
 
-    /** {@code sk-…abcd}: first 3 characters + "…" + last 4; keys under 12 characters: "…" + last 2. */
+    /** {@code sk-…abcd}: the one masking format of X-5, {@link SecretMask#hint}. */
     public static String hint(String apiKey) {
-        if (apiKey.length() < 12) {
-            return "…" + apiKey.substring(Math.max(0, apiKey.length() - 2));
-        }
-        return apiKey.substring(0, 3) + "…" + apiKey.substring(apiKey.length() - 4);
+        return SecretMask.hint(apiKey);
     }
 
     private static byte[] fileKey(Path file) {

@@ -3,6 +3,7 @@ package dev.detour.adapter.upstream;
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
 import dev.detour.gateway.Header;
+import dev.detour.gateway.RequestSecrets;
 import dev.detour.gateway.UpstreamClient;
 import dev.detour.gateway.UpstreamRequest;
 import dev.detour.gateway.UpstreamResponse;

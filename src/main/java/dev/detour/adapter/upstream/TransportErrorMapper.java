@@ -2,6 +2,7 @@ package dev.detour.adapter.upstream;
 
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
+import dev.detour.core.secret.SecretMask;
 import dev.detour.gateway.UpstreamTransportException;
 import java.io.EOFException;
 import java.net.ConnectException;
@@ -109,10 +110,7 @@ final class TransportErrorMapper {
         if (message == null || message.isBlank()) {
             return t.getClass().getSimpleName();
         }
-        for (String secret : secrets) {
-            message = message.replace(secret, "…");
-        }
-        return message;
+        return SecretMask.knowing(secrets).apply(message); // the one masking format, sk-…abcd
     }
 
     static String human(Duration d) {

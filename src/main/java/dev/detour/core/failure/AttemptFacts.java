@@ -1,5 +1,6 @@
 package dev.detour.core.failure;
 
+import dev.detour.core.secret.SecretMask;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -15,6 +16,8 @@ import java.util.Map;
  * @param transport  the transport error when no status arrived, else null
  * @param modelTest  a model connectivity test (kinds model_test / model_test_status)
  * @param modelKey   the model key charged, or null (then every failure is account-scoped, F-3)
+ * @param mask       X-5: masks the request's secrets and token shapes out of the message and body a
+ *                   failure keeps (stored, shown, logged); token shapes only unless {@link #maskingWith}
  */
 public record AttemptFacts(
         Integer status,
@@ -24,11 +27,18 @@ public record AttemptFacts(
         boolean truncated,
         TransportError transport,
         boolean modelTest,
-        String modelKey) {
+        String modelKey,
+        SecretMask mask) {
 
     public AttemptFacts {
         headers = lowerCaseNames(headers);
         body = body == null ? "" : body;
+        mask = mask == null ? SecretMask.SHAPES : mask;
+    }
+
+    public AttemptFacts(Integer status, Map<String, String> headers, String body, boolean sse, boolean truncated,
+            TransportError transport, boolean modelTest, String modelKey) {
+        this(status, headers, body, sse, truncated, transport, modelTest, modelKey, SecretMask.SHAPES);
     }
 
     /** A buffered (non-SSE) answer with a status. */
@@ -57,15 +67,20 @@ public record AttemptFacts(
     }
 
     public AttemptFacts forModel(String key) {
-        return new AttemptFacts(status, headers, body, sse, truncated, transport, modelTest, key);
+        return new AttemptFacts(status, headers, body, sse, truncated, transport, modelTest, key, mask);
     }
 
     public AttemptFacts asModelTest() {
-        return new AttemptFacts(status, headers, body, sse, truncated, transport, true, modelKey);
+        return new AttemptFacts(status, headers, body, sse, truncated, transport, true, modelKey, mask);
     }
 
     public AttemptFacts withTruncated(boolean streamTruncated) {
-        return new AttemptFacts(status, headers, body, sse, streamTruncated, transport, modelTest, modelKey);
+        return new AttemptFacts(status, headers, body, sse, streamTruncated, transport, modelTest, modelKey, mask);
+    }
+
+    /** also masks these known secrets (the account's key, the request's credentials) in a failure. */
+    public AttemptFacts maskingWith(SecretMask secrets) {
+        return new AttemptFacts(status, headers, body, sse, truncated, transport, modelTest, modelKey, secrets);
     }
 
     public String header(String name) {

@@ -1,5 +1,6 @@
 package dev.detour.core.failure;
 
+import dev.detour.core.secret.SecretMask;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -122,7 +123,9 @@ public final class FailureClassifier {
             BodyReading body, String message, String upstreamMessage, Instant now) {
         Integer status = facts.status();
         ErrorEnvelope env = body.envelope();
-        String cutMessage = Failure.cutMessage(message);
+        // the upstream's words become stored, shown and logged text here: masked once, before the cut
+        // (a cut key would match no rule; a masked one stays masked) and before the fingerprint
+        String cutMessage = Failure.cutMessage(facts.mask().apply(message));
         boolean quota = kind == FailureKind.SEMANTIC_RESPONSE_FAILED && cls == FailureClass.TRANSIENT;
         boolean rateLimited = status != null && status == 429 && !quota;
         boolean unreachable = facts.transport() != null && facts.transport().type().unreachable();
@@ -132,7 +135,9 @@ public final class FailureClassifier {
         Instant retryAt = now == null ? null : RetryHints.resetAt(facts.headers(), hintText, now);
         Duration retryAfter = retryAt == null ? null : Duration.between(now, retryAt);
         return new Failure(cls, kind, scope, facts.modelKey(), status, env.code(), env.type(), cutMessage,
-                Failure.cutBody(facts.body()), Fingerprint.of(status, cutMessage), quota, rateLimited,
+                // only a window is masked (a failure body can be huge); its end is cut off again by cutBody
+                Failure.cutBody(facts.mask().apply(SecretMask.cut(facts.body(), 2 * Failure.MAX_BODY))),
+                Fingerprint.of(status, cutMessage), quota, rateLimited,
                 unreachable, billing, overloaded, retryAt, retryAfter);
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
 import dev.detour.gateway.Header;
+import dev.detour.gateway.RequestSecrets;
 import dev.detour.gateway.UpstreamRequest;
 import dev.detour.gateway.UpstreamTransportException;
 import java.io.EOFException;
