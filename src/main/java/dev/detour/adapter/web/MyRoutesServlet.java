@@ -13,6 +13,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -84,7 +85,7 @@ final class MyRoutesServlet extends HttpServlet {
             }
             // an address whose recent key guesses failed waits (shared with /v1), before the lookup
             String ip = deps.clientAddress().of(request);
-            java.time.Duration wait = deps.keyFailures().waitFor(ip);
+            Duration wait = deps.keyFailures().waitFor(ip);
             if (!wait.isZero()) {
                 long seconds = FailureDelays.retryAfterSeconds(wait);
                 response.setStatus(429);
