@@ -21,7 +21,7 @@ final class AdminApiWiring {
     /** O-2: /metrics is open on loopback, otherwise it wants the admin token. */
     static HttpServlet metrics(DetourConfig config, GatewayWiring gateway, AdminToken token, Clock clock) {
         return new MetricsServlet(gateway.metrics(), clock, MetricsServlet.isLoopback(config.bind()),
-                new BearerTokenAuthenticator(token));
+                new BearerTokenAuthenticator(token), gateway.tokenFailures(), gateway.proxies());
     }
 
     static HttpServlet api(AdminToken token, ConsoleSessionAuth consoleAuth, GatewayWiring gateway,
@@ -33,6 +33,6 @@ final class AdminApiWiring {
                 new AccountStateView(clock, gateway.poolStore()::modelRows, gateway.leases()::inFlight),
                 admins.audit(), admins.keys(), admins.requestLog(), gateway.snapshot()::reload, admins.models())
                 .withSmartKeys(admins.prices(), admins.blocks()).withRecovery(recovery.admin())
-                .withSettings(settings);
+                .withSettings(settings).withThrottle(gateway.tokenFailures(), gateway.proxies());
     }
 }

@@ -3,6 +3,7 @@ package dev.detour;
 import dev.detour.adapter.crypto.PasswordHasher;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.MyBatisAccountsPageSource;
+import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.adapter.web.ConsolePool;
 import dev.detour.adapter.web.ConsoleRoutes;
 import dev.detour.adapter.web.ConsoleSessionAuth;
@@ -12,7 +13,6 @@ import dev.detour.adapter.web.SmartRoutes;
 import dev.detour.admin.AccountBoard;
 import dev.detour.admin.ConsoleUsers;
 import dev.detour.admin.Dashboard;
-import dev.detour.admin.LoginThrottle;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
 import dev.detour.demo.DemoCredentials;
@@ -31,7 +31,8 @@ final class ConsoleWiring {
     /** The console's users, with the first admin created (demo mode keeps its own first-run password). */
     static ConsoleUsers users(DetourConfig config, Database database, Optional<DemoCredentials> demoLogin,
             Clock clock) {
-        ConsoleUsers users = new ConsoleUsers(database, new PasswordHasher(), clock, LoginThrottle.standard(clock));
+        ConsoleUsers users = new ConsoleUsers(database, new PasswordHasher(), clock,
+                AuthThrottle.standard("console password", clock));
         users.ensureFirstAdmin(demoLogin.map(DemoCredentials::firstAdminPassword).orElse(config.adminPassword()));
         return users;
     }
@@ -45,7 +46,7 @@ final class ConsoleWiring {
                 new ConsoleModelTest(recovery.admin()), gateway.snapshot()::reload);
         return ConsoleRoutes.create(auth, users, new MyBatisAccountsPageSource(database), clock, pool,
                 new OperatingPages(admins.requestLog(), admins.audit(), settings,
-                        new Dashboard(database, gateway.snapshot()), gateway.snapshot()));
+                        new Dashboard(database, gateway.snapshot()), gateway.snapshot()), gateway.proxies());
     }
 
     /** Issue 6 smart-key pages; /keys/* is shared: the key list (console) and the per-key policy editor and rotate. */
@@ -53,7 +54,8 @@ final class ConsoleWiring {
             GatewayWiring gateway, AdminWiring admins, RecoveryWiring recovery, Clock clock) {
         Map<String, HttpServlet> smart = SmartRoutes.create(new SmartRoutes.Deps(auth, gateway.forwarder(),
                 gateway.router(), gateway.snapshot(), gateway.smartKeys(), gateway.leases(), admins.keys(),
-                admins.prices(), admins.blocks(), admins.requestLog(), recovery.keyChecks(), clock));
+                admins.prices(), admins.blocks(), admins.requestLog(), recovery.keyChecks(), clock, gateway.proxies(),
+                gateway.keyFailures()));
         smart.put("/keys/*", new PathSplitServlet(Pattern.compile("^/[0-9]+/(policy|rotate)/?$"),
                 smart.get("/keys/*"), consolePages.get("/keys/*")));
         return smart;

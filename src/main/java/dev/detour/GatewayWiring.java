@@ -5,6 +5,7 @@ import dev.detour.adapter.db.AsyncEventWriter;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.MyBatisPoolStore;
 import dev.detour.adapter.db.MyBatisSmartStore;
+import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.adapter.metrics.Metrics;
 import dev.detour.adapter.metrics.MetricsEventSink;
 import dev.detour.adapter.metrics.SnapshotCooling;
@@ -34,7 +35,8 @@ import java.util.Map;
 record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefresher refresher,
         AsyncEventWriter events, MetricsEventSink countedEvents, HttpClient5UpstreamClient upstream, Leases leases,
         Metrics metrics, StateRecorder stateRecorder, MyBatisSmartStore smartStore, SmartKeys smartKeys,
-        LoadWiring load, Router router, Forwarder forwarder, TrustedProxies proxies) {
+        LoadWiring load, Router router, Forwarder forwarder, TrustedProxies proxies, AuthThrottle keyFailures,
+        AuthThrottle tokenFailures) {
 
     static GatewayWiring create(DetourConfig config, Database database, Secrets secrets, SiteSettings settings,
             Clock clock) {
@@ -60,13 +62,15 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         Forwarder forwarder = new Forwarder(snapshot, router, upstream, stateRecorder, leases, countedEvents,
                 snapshot::apiKey, Pauser.SLEEP, clock, smartKeys, load.state());
         TrustedProxies proxies = new TrustedProxies(config.trustedProxies()); // O-3
+        // X-3: wrong Detour keys (/v1, /v1/detour, /my/login) and wrong admin tokens (/admin/api, /metrics)
         return new GatewayWiring(poolStore, snapshot, refresher, events, countedEvents, upstream, leases, metrics,
-                stateRecorder, smartStore, smartKeys, load, router, forwarder, proxies);
+                stateRecorder, smartStore, smartKeys, load, router, forwarder, proxies,
+                AuthThrottle.standard("Detour key", clock), AuthThrottle.standard("admin token", clock));
     }
 
     /** The client-facing relay and the public status page (C-7). */
     void addRoutes(Map<String, HttpServlet> routes, Clock clock) {
-        routes.put("/v1/*", new ProxyServlet(forwarder, clock, proxies));
+        routes.put("/v1/*", new ProxyServlet(forwarder, clock, proxies, keyFailures));
         routes.put("/status", new StatusServlet(snapshot, leases::inFlight, clock));
     }
 }

@@ -4,6 +4,7 @@ import dev.detour.adapter.crypto.PasswordHasher;
 import dev.detour.adapter.db.AdminUserMapper;
 import dev.detour.adapter.db.AdminUserRow;
 import dev.detour.adapter.db.Database;
+import dev.detour.adapter.security.AuthThrottle;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,11 +22,11 @@ public final class ConsoleUsers {
     private final Database database;
     private final PasswordHasher hasher;
     private final Clock clock;
-    private final LoginThrottle throttle;
+    private final AuthThrottle throttle;
     private final SecureRandom random = new SecureRandom();
     private volatile String unknownUserHash;
 
-    public ConsoleUsers(Database database, PasswordHasher hasher, Clock clock, LoginThrottle throttle) {
+    public ConsoleUsers(Database database, PasswordHasher hasher, Clock clock, AuthThrottle throttle) {
         this.database = database;
         this.hasher = hasher;
         this.clock = clock;
@@ -54,14 +55,19 @@ public final class ConsoleUsers {
         }
     }
 
+    /**
+     * X-3: a try from an address (and name) with recent failures may have to wait; it is then
+     * refused before the password is looked at, so a throttled answer says nothing about it. An
+     * address with no failures always gets its password checked, whatever others tried.
+     */
     public SignInResult signIn(String username, String password, String clientIp) {
-        Duration wait = throttle.blockedFor(clientIp, username);
+        Duration wait = throttle.waitFor(clientIp, username);
         if (!wait.isZero()) {
             return SignInResult.throttled(wait);
         }
         if (isBlank(username) || isBlank(password)
                 || username.length() > MAX_FIELD_LENGTH || password.length() > MAX_FIELD_LENGTH) {
-            throttle.recordFailure(clientIp, username);
+            throttle.failed(clientIp, username);
             return SignInResult.rejected();
         }
         Optional<AdminUserRow> user = database.read(s -> s.getMapper(AdminUserMapper.class).selectByUsername(username.trim()));
@@ -69,10 +75,10 @@ public final class ConsoleUsers {
         boolean ok = hasher.verify(password, user.map(AdminUserRow::passwordHash).orElseGet(this::unknownUserHash))
                 && user.isPresent();
         if (!ok) {
-            throttle.recordFailure(clientIp, username);
+            throttle.failed(clientIp, username);
             return SignInResult.rejected();
         }
-        throttle.recordSuccess(username);
+        throttle.succeeded(clientIp, username);
         AdminUserRow signedIn = new AdminUserRow(user.get().id(), user.get().username(), null, null, clock.instant());
         database.inTransaction(s -> s.getMapper(AdminUserMapper.class).updateLastLoginAt(signedIn));
         return SignInResult.signedIn(signedIn.username());

@@ -23,6 +23,9 @@ public final class ErrorEnvelope {
     }
 
     private static String anthropicType(String code) {
+        if (code.equals("auth.throttled")) {
+            return "rate_limit_error"; // a 429, which Anthropic's clients know by this type
+        }
         if (code.startsWith("auth.")) {
             return "authentication_error";
         }

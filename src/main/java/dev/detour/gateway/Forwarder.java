@@ -83,7 +83,16 @@ public final class Forwarder {
     /** Refuses a request before routing, with the protocol's envelope and one event. */
     public void reject(String requestId, EndpointFamily family, String path, String ip, long startNanos, int status,
             String code, String message, ResponseSink sink) {
+        reject(requestId, family, path, ip, startNanos, status, code, message, 0, sink);
+    }
+
+    /** As above, telling the client when to retry ({@code Retry-After}, when positive; X-3 throttling). */
+    public void reject(String requestId, EndpointFamily family, String path, String ip, long startNanos, int status,
+            String code, String message, long retryAfterSeconds, ResponseSink sink) {
         Trace trace = new Trace(requestId, null, family, null, false, ip, clock.instant(), startNanos);
+        if (retryAfterSeconds > 0) {
+            trace.extraHeaders.add(new Header("retry-after", Long.toString(retryAfterSeconds)));
+        }
         answerError(trace, sink, status, code, message, Outcome.CLIENT_ERROR);
     }
 

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.adapter.proxy.ClientAddress;
+import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.admin.AccountAdmin;
 import dev.detour.admin.AccountStateView;
 import dev.detour.admin.AuditLog;
@@ -16,6 +18,8 @@ import dev.detour.admin.ConflictException;
 import dev.detour.admin.GroupAdmin;
 import dev.detour.admin.NotFoundException;
 import dev.detour.core.ValidationException;
+import dev.detour.core.security.FailureDelays;
+import java.time.Duration;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -46,6 +50,8 @@ public final class AdminApiServlet extends HttpServlet {
     private transient SmartApi smart;
     private transient RecoveryApi recovery;
     private transient SettingsApi settings;
+    private transient ClientAddress clientAddress = ClientAddress.PEER;
+    private transient AuthThrottle tokenFailures;
 
     public AdminApiServlet(AdminAuthenticator authenticator, GroupAdmin groupAdmin, AccountAdmin accountAdmin,
             AccountStateView states, AuditLog auditLog, KeyAdmin keyAdmin, RequestLog requestLog,
@@ -77,6 +83,13 @@ public final class AdminApiServlet extends HttpServlet {
         return this;
     }
 
+    /** wrong bearer tokens slow their client address (the trusted-proxy client address, O-3). */
+    public AdminApiServlet withThrottle(AuthThrottle throttle, ClientAddress address) {
+        this.tokenFailures = throttle;
+        this.clientAddress = address;
+        return this;
+    }
+
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         ApiResponse result;
@@ -94,6 +107,9 @@ public final class AdminApiServlet extends HttpServlet {
             result = error(404, "not_found", e.getMessage(), null);
         } catch (ApiException e) {
             result = error(e.status(), e.code(), e.getMessage(), null);
+            if (e.retryAfterSeconds() > 0) {
+                response.setHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
+            }
         } catch (RuntimeException e) {
             log.error("admin API {} {} failed", request.getMethod(), request.getRequestURI(), e);
             result = error(500, "internal", "internal error; see the server log", null);
@@ -102,7 +118,7 @@ public final class AdminApiServlet extends HttpServlet {
     }
 
     private ApiResponse dispatch(HttpServletRequest request) {
-        Optional<String> actor = authenticator.actor(request);
+        Optional<String> actor = authenticate(request);
         if (actor.isEmpty()) {
             throw new ApiException(401, "auth.admin_required",
                     "admin authentication required: Authorization: Bearer <admin token>");
@@ -127,6 +143,26 @@ public final class AdminApiServlet extends HttpServlet {
             case "settings" -> settings.handle(call);
             default -> throw ApiException.notFound();
         };
+    }
+
+    /**
+     * X-3: a request carrying a bearer token from an address whose recent tokens failed waits
+     * (429 before the token is compared); a console session without a token is never throttled.
+     */
+    private Optional<String> authenticate(HttpServletRequest request) {
+        boolean presentsToken = tokenFailures != null && BearerTokenAuthenticator.presented(request) != null;
+        String ip = presentsToken ? clientAddress.of(request) : null;
+        if (presentsToken) {
+            Duration wait = tokenFailures.waitFor(ip);
+            if (!wait.isZero()) {
+                throw ApiException.throttled(FailureDelays.retryAfterSeconds(wait));
+            }
+        }
+        Optional<String> actor = authenticator.actor(request);
+        if (actor.isEmpty() && presentsToken) {
+            tokenFailures.failed(ip);
+        }
+        return actor;
     }
 
     private SmartApi smartApi() {

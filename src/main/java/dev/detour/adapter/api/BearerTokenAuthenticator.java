@@ -16,11 +16,18 @@ public final class BearerTokenAuthenticator implements AdminAuthenticator {
 
     @Override
     public Optional<String> actor(HttpServletRequest request) {
+        String presented = presented(request);
+        return presented != null && token.matches(presented) ? Optional.of(ACTOR) : Optional.empty();
+    }
+
+    /** The token after {@code Bearer }, or null when the request carries none (X-3 counts only real tries). */
+    public static String presented(HttpServletRequest request) {
         String header = request.getHeader("Authorization");
         if (header == null || header.length() <= PREFIX.length()
                 || !header.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
-            return Optional.empty();
+            return null;
         }
-        return token.matches(header.substring(PREFIX.length()).trim()) ? Optional.of(ACTOR) : Optional.empty();
+        String token = header.substring(PREFIX.length()).trim();
+        return token.isEmpty() ? null : token;
     }
 }

@@ -1,12 +1,17 @@
 package dev.detour.adapter.metrics;
 
 import dev.detour.adapter.api.AdminAuthenticator;
+import dev.detour.adapter.api.BearerTokenAuthenticator;
+import dev.detour.adapter.proxy.ClientAddress;
+import dev.detour.adapter.security.AuthThrottle;
+import dev.detour.core.security.FailureDelays;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * {@code GET /metrics} (O-2). Open when Detour listens on a loopback address only (nothing else can
@@ -17,12 +22,18 @@ public final class MetricsServlet extends HttpServlet {
     private final transient Clock clock;
     private final boolean open;
     private final transient AdminAuthenticator token;
+    private final transient AuthThrottle tokenFailures;
+    private final transient ClientAddress clientAddress;
 
-    public MetricsServlet(Metrics metrics, Clock clock, boolean loopbackBind, AdminAuthenticator token) {
+    /** @param tokenFailures X-3: wrong tokens slow their client address, shared with the admin API */
+    public MetricsServlet(Metrics metrics, Clock clock, boolean loopbackBind, AdminAuthenticator token,
+            AuthThrottle tokenFailures, ClientAddress clientAddress) {
         this.metrics = metrics;
         this.clock = clock;
         this.open = loopbackBind;
         this.token = token;
+        this.tokenFailures = tokenFailures;
+        this.clientAddress = clientAddress;
     }
 
     /** True for 127.0.0.0/8, ::1 and localhost: no other host can scrape. */
@@ -33,15 +44,37 @@ public final class MetricsServlet extends HttpServlet {
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         response.setHeader("Cache-Control", "no-store");
-        if (!open && token.actor(request).isEmpty()) {
-            response.setStatus(401);
-            response.setHeader("WWW-Authenticate", "Bearer");
-            response.setContentType("text/plain;charset=utf-8");
-            response.getOutputStream().write("metrics need the admin bearer token on a non-loopback bind\n"
-                    .getBytes(StandardCharsets.UTF_8));
+        if (!open && !authorised(request, response)) {
             return;
         }
         response.setContentType(PrometheusText.CONTENT_TYPE);
         response.getOutputStream().write(metrics.render(clock.instant()).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The admin token, throttled like the admin API's; false once the refusal is written. */
+    private boolean authorised(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String ip = clientAddress.of(request);
+        Duration wait = tokenFailures.waitFor(ip);
+        if (!wait.isZero()) {
+            long seconds = FailureDelays.retryAfterSeconds(wait);
+            response.setStatus(429);
+            response.setHeader("Retry-After", Long.toString(seconds));
+            response.setContentType("text/plain;charset=utf-8");
+            response.getOutputStream().write(("auth.throttled: too many failed admin token checks from this"
+                    + " address; retry after " + seconds + " s\n").getBytes(StandardCharsets.UTF_8));
+            return false;
+        }
+        if (token.actor(request).isPresent()) {
+            return true;
+        }
+        if (BearerTokenAuthenticator.presented(request) != null) {
+            tokenFailures.failed(ip);
+        }
+        response.setStatus(401);
+        response.setHeader("WWW-Authenticate", "Bearer");
+        response.setContentType("text/plain;charset=utf-8");
+        response.getOutputStream().write("metrics need the admin bearer token on a non-loopback bind\n"
+                .getBytes(StandardCharsets.UTF_8));
+        return false;
     }
 }

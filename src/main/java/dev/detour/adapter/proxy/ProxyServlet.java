@@ -1,6 +1,8 @@
 package dev.detour.adapter.proxy;
 
+import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.security.FailureDelays;
 import dev.detour.gateway.ClientCall;
 import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.Header;
@@ -12,6 +14,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Enumeration;
@@ -28,11 +31,13 @@ public final class ProxyServlet extends HttpServlet {
     private final Forwarder forwarder;
     private final Clock clock;
     private final ClientAddress clientAddress;
+    private final AuthThrottle keyFailures;
 
-    public ProxyServlet(Forwarder forwarder, Clock clock, ClientAddress clientAddress) {
+    public ProxyServlet(Forwarder forwarder, Clock clock, ClientAddress clientAddress, AuthThrottle keyFailures) {
         this.forwarder = forwarder;
         this.clock = clock;
         this.clientAddress = clientAddress;
+        this.keyFailures = keyFailures;
     }
 
     @Override
@@ -50,8 +55,21 @@ public final class ProxyServlet extends HttpServlet {
                     "no such endpoint: " + method + " " + path, sink);
             return;
         }
-        var key = forwarder.authenticate(presentedKey(request));
+        String presented = presentedKey(request);
+        // an address whose recent key guesses failed waits, answered before the lookup (no oracle);
+        // an address with no failures costs one map lookup here
+        Duration wait = keyFailures.waitFor(ip);
+        if (!wait.isZero()) {
+            long seconds = FailureDelays.retryAfterSeconds(wait);
+            forwarder.reject(requestId, family, path, ip, startNanos, 429, "auth.throttled",
+                    "too many failed key checks from this address; retry after " + seconds + " s", seconds, sink);
+            return;
+        }
+        var key = forwarder.authenticate(presented);
         if (key == null) {
+            if (presented != null && !presented.isEmpty()) {
+                keyFailures.failed(ip); // a missing key is no guess
+            }
             forwarder.reject(requestId, family, path, ip, startNanos, 401, "auth.invalid_key",
                     "missing, unknown, disabled or expired Detour key", sink);
             return;

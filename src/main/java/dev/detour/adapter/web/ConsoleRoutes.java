@@ -1,5 +1,6 @@
 package dev.detour.adapter.web;
 
+import dev.detour.adapter.proxy.ClientAddress;
 import dev.detour.adapter.view.ConsoleNav;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.AccountsPageSource;
@@ -25,17 +26,14 @@ public final class ConsoleRoutes {
         return Map.of("/recovery", new ConsoleGate(new RecoveryServlet(recovery, auth, view), auth, view));
     }
 
-    public static Map<String, HttpServlet> create(ConsoleSessionAuth auth, ConsoleUsers users,
-            AccountsPageSource accounts, Clock clock, ConsolePool pool) {
-        return create(auth, users, accounts, clock, pool, null);
-    }
-
     /**
      * @param pool      the accounts / groups / keys screens (U-2…U-5)
      * @param operating the request log / audit / settings screens and the dashboard, or null for the shell only
+     * @param clientAddress who is signing in (X-3 throttles by it; the trusted-proxy client address, O-3)
      */
     public static Map<String, HttpServlet> create(ConsoleSessionAuth auth, ConsoleUsers users,
-            AccountsPageSource accounts, Clock clock, ConsolePool pool, OperatingPages operating) {
+            AccountsPageSource accounts, Clock clock, ConsolePool pool, OperatingPages operating,
+            ClientAddress clientAddress) {
         Set<String> available = new java.util.HashSet<>(NAV_PATHS);
         available.addAll(Set.of("/groups", "/keys", "/prices", "/blocks"));
         if (operating != null) {
@@ -43,7 +41,7 @@ public final class ConsoleRoutes {
         }
         View view = new View(auth, new ConsoleNav(available));
         Map<String, HttpServlet> routes = new LinkedHashMap<>();
-        routes.put("/login", new LoginServlet(users, auth, view));
+        routes.put("/login", new LoginServlet(users, auth, view, clientAddress));
         routes.put("/lang", new LanguageServlet());
         routes.put("/assets/*", new AssetsServlet());
         routes.put("", new ConsoleGate(new HomeServlet(accounts, clock, view,

@@ -3,8 +3,11 @@ package dev.detour.adapter.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.adapter.proxy.ClientAddress;
+import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.admin.RequestLog;
 import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.security.FailureDelays;
 import dev.detour.core.selection.Plan;
 import dev.detour.gateway.Explanations;
 import dev.detour.gateway.Forwarder;
@@ -16,6 +19,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * E-2 for key holders, authenticated by the Detour key like the proxy:
@@ -31,9 +35,13 @@ final class DetourApiServlet extends HttpServlet {
     private final transient Explanations explanations;
     private final transient RequestLog requests;
     private final transient Clock clock;
+    private final transient ClientAddress clientAddress;
+    private final transient AuthThrottle keyFailures;
 
     DetourApiServlet(Forwarder forwarder, Router router, PoolSnapshot snapshot, Explanations explanations,
-            RequestLog requests, Clock clock) {
+            RequestLog requests, Clock clock, ClientAddress clientAddress, AuthThrottle keyFailures) {
+        this.clientAddress = clientAddress;
+        this.keyFailures = keyFailures;
         this.forwarder = forwarder;
         this.router = router;
         this.snapshot = snapshot;
@@ -44,9 +52,22 @@ final class DetourApiServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        KeyEntry key = forwarder.authenticate(presentedKey(request));
+        String ip = clientAddress.of(request);
+        Duration wait = keyFailures.waitFor(ip); // as on the proxy, before the key lookup
+        if (!wait.isZero()) {
+            long seconds = FailureDelays.retryAfterSeconds(wait);
+            response.setHeader("Retry-After", Long.toString(seconds));
+            error(response, 429, "auth.throttled", "too many failed key checks from this address; retry after "
+                    + seconds + " s");
+            return;
+        }
+        String presented = presentedKey(request);
+        KeyEntry key = forwarder.authenticate(presented);
         String path = request.getPathInfo() == null ? "" : request.getPathInfo();
         if (key == null) {
+            if (presented != null && !presented.isEmpty()) {
+                keyFailures.failed(ip);
+            }
             error(response, 401, "auth.invalid_key", "missing, unknown, disabled or expired Detour key");
         } else if (path.startsWith("/explain/") && request.getMethod().equals("GET")) {
             explain(response, key, path.substring("/explain/".length()));

@@ -1,8 +1,10 @@
 package dev.detour.adapter.web;
 
+import dev.detour.adapter.proxy.ClientAddress;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.ConsoleUsers;
 import dev.detour.admin.SignInResult;
+import dev.detour.core.security.FailureDelays;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -19,11 +21,13 @@ public final class LoginServlet extends HttpServlet {
     private final ConsoleUsers users;
     private final ConsoleSessionAuth auth;
     private final View view;
+    private final ClientAddress clientAddress;
 
-    public LoginServlet(ConsoleUsers users, ConsoleSessionAuth auth, View view) {
+    public LoginServlet(ConsoleUsers users, ConsoleSessionAuth auth, View view, ClientAddress clientAddress) {
         this.users = users;
         this.auth = auth;
         this.view = view;
+        this.clientAddress = clientAddress;
     }
 
     @Override
@@ -45,20 +49,24 @@ public final class LoginServlet extends HttpServlet {
         }
         String next = SafeRedirects.relativeOrHome(request.getParameter("next"));
         String username = request.getParameter("username");
-        SignInResult result = users.signIn(username, request.getParameter("password"), request.getRemoteAddr());
+        SignInResult result = users.signIn(username, request.getParameter("password"),
+                clientAddress.of(request));
         if (result.signedIn()) {
             auth.signIn(request, result.username());
             seeOther(response, next);
             return;
         }
-        boolean throttled = result.outcome() == SignInResult.Outcome.THROTTLED;
-        if (throttled) {
-            response.setStatus(429);
-            response.setHeader("Retry-After", Long.toString(result.retryAfter().toSeconds()));
+        if (result.outcome() != SignInResult.Outcome.THROTTLED) {
+            view.render(request, response, "auth/login", form(next, username, "login.error.invalid", 0), null);
+            return;
         }
-        long minutes = Math.max(1, (result.retryAfter().toSeconds() + 59) / 60);
-        view.render(request, response, "auth/login",
-                form(next, username, throttled ? "login.error.throttled" : "login.error.invalid", minutes), null);
+        // answered at once (no sleeping thread); the wait is seconds at first, minutes at the cap
+        long seconds = FailureDelays.retryAfterSeconds(result.retryAfter());
+        response.setStatus(429);
+        response.setHeader("Retry-After", Long.toString(seconds));
+        view.render(request, response, "auth/login", seconds < 60
+                ? form(next, username, "login.error.throttled.seconds", seconds)
+                : form(next, username, "login.error.throttled", (seconds + 59) / 60), null);
     }
 
     /** the checked target as it is; {@code sendRedirect} would normalise it again after the check. */
@@ -67,12 +75,12 @@ public final class LoginServlet extends HttpServlet {
         response.setHeader("Location", location);
     }
 
-    private static Map<String, Object> form(String next, String username, String errorKey, long retryMinutes) {
+    private static Map<String, Object> form(String next, String username, String errorKey, long retryIn) {
         Map<String, Object> model = new HashMap<>();
         model.put("next", next);
         model.put("username", username == null ? "" : username);
         model.put("errorKey", errorKey);
-        model.put("retryMinutes", retryMinutes);
+        model.put("retryIn", retryIn);
         return model;
     }
 }

@@ -6,12 +6,14 @@ import dev.detour.admin.RequestLog;
 import dev.detour.gateway.Explanations;
 import dev.detour.gateway.KeyEntry;
 import dev.detour.gateway.RouteStates;
+import dev.detour.core.security.FailureDelays;
 import dev.detour.core.selection.ModelCatalog;
 import dev.detour.recovery.RouteChecks;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -81,8 +83,22 @@ final class MyRoutesServlet extends HttpServlet {
                 response.sendError(403, "CSRF token missing or stale; reload the page");
                 return;
             }
-            KeyEntry key = deps.forwarder().authenticate(request.getParameter("key"));
+            // an address whose recent key guesses failed waits (shared with /v1), before the lookup
+            String ip = deps.clientAddress().of(request);
+            Duration wait = deps.keyFailures().waitFor(ip);
+            if (!wait.isZero()) {
+                long seconds = FailureDelays.retryAfterSeconds(wait);
+                response.setStatus(429);
+                response.setHeader("Retry-After", Long.toString(seconds));
+                loginPage(request, response, "my.login.throttled", seconds);
+                return;
+            }
+            String presented = request.getParameter("key");
+            KeyEntry key = deps.forwarder().authenticate(presented);
             if (key == null) {
+                if (presented != null && !presented.isBlank()) {
+                    deps.keyFailures().failed(ip);
+                }
                 response.setStatus(401);
                 loginPage(request, response, "my.login.invalid");
                 return;
@@ -136,9 +152,15 @@ final class MyRoutesServlet extends HttpServlet {
 
     private void loginPage(HttpServletRequest request, HttpServletResponse response, String errorKey)
             throws IOException {
+        loginPage(request, response, errorKey, 0);
+    }
+
+    private void loginPage(HttpServletRequest request, HttpServletResponse response, String errorKey,
+            long retrySeconds) throws IOException {
         Map<String, Object> model = new HashMap<>();
         model.put("loginCsrf", sessions.loginCsrf(request, response));
         model.put("errorKey", errorKey);
+        model.put("retrySeconds", retrySeconds);
         view.render(request, response, "my/login", model, null);
     }
 

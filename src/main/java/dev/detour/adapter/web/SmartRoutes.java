@@ -1,5 +1,7 @@
 package dev.detour.adapter.web;
 
+import dev.detour.adapter.proxy.ClientAddress;
+import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.adapter.view.ConsoleNav;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.BlockAdmin;
@@ -27,7 +29,8 @@ import java.util.Set;
 public final class SmartRoutes {
     public record Deps(ConsoleSessionAuth auth, Forwarder forwarder, Router router, PoolSnapshot snapshot,
             SmartKeys smart, Leases leases, KeyAdmin keys, PriceAdmin prices, BlockAdmin blocks,
-            RequestLog requests, RouteChecks checks, Clock clock) {
+            RequestLog requests, RouteChecks checks, Clock clock, ClientAddress clientAddress,
+            AuthThrottle keyFailures) {
     }
 
     private SmartRoutes() {
@@ -39,7 +42,7 @@ public final class SmartRoutes {
         Map<String, HttpServlet> routes = new LinkedHashMap<>();
         // E-2: more specific than the proxy's /v1/*, so Jetty sends these here
         routes.put("/v1/detour/*", new DetourApiServlet(d.forwarder(), d.router(), d.snapshot(), explanations,
-                d.requests(), d.clock()));
+                d.requests(), d.clock(), d.clientAddress(), d.keyFailures()));
         routes.put("/my/*", new MyRoutesServlet(d, view, new MySessions(d.clock()), explanations,
                 new RouteStates(d.router(), d.smart(), d.leases(), d.checks()::probing)));
         routes.put("/keys/*", new ConsoleGate(new KeyPolicyServlet(d.keys(), d.snapshot(), view), d.auth(), view));
