@@ -150,17 +150,18 @@ public final class AdminApiServlet extends HttpServlet {
      * (429 before the token is compared); a console session without a token is never throttled.
      */
     private Optional<String> authenticate(HttpServletRequest request) {
-        boolean presentsToken = tokenFailures != null && BearerTokenAuthenticator.presented(request) != null;
+        String token = tokenFailures == null ? null : BearerTokenAuthenticator.presented(request);
+        boolean presentsToken = token != null;
         String ip = presentsToken ? clientAddress.of(request) : null;
         if (presentsToken) {
-            Duration wait = tokenFailures.waitFor(ip);
+            Duration wait = tokenFailures.waitForCredential(ip, token);
             if (!wait.isZero()) {
                 throw ApiException.throttled(FailureDelays.retryAfterSeconds(wait));
             }
         }
         Optional<String> actor = authenticator.actor(request);
         if (actor.isEmpty() && presentsToken) {
-            tokenFailures.failed(ip);
+            tokenFailures.failedCredential(ip, token);
         }
         return actor;
     }

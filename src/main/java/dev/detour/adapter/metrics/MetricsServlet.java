@@ -54,7 +54,8 @@ public final class MetricsServlet extends HttpServlet {
     /** The admin token, throttled like the admin API's; false once the refusal is written. */
     private boolean authorised(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String ip = clientAddress.of(request);
-        Duration wait = tokenFailures.waitFor(ip);
+        String presented = BearerTokenAuthenticator.presented(request);
+        Duration wait = presented == null ? tokenFailures.waitFor(ip) : tokenFailures.waitForCredential(ip, presented);
         if (!wait.isZero()) {
             long seconds = FailureDelays.retryAfterSeconds(wait);
             response.setStatus(429);
@@ -67,8 +68,8 @@ public final class MetricsServlet extends HttpServlet {
         if (token.actor(request).isPresent()) {
             return true;
         }
-        if (BearerTokenAuthenticator.presented(request) != null) {
-            tokenFailures.failed(ip);
+        if (presented != null) {
+            tokenFailures.failedCredential(ip, presented);
         }
         response.setStatus(401);
         response.setHeader("WWW-Authenticate", "Bearer");

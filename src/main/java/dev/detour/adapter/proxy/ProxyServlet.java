@@ -58,7 +58,7 @@ public final class ProxyServlet extends HttpServlet {
         String presented = presentedKey(request);
         // an address whose recent key guesses failed waits, answered before the lookup (no oracle);
         // an address with no failures costs one map lookup here
-        Duration wait = keyFailures.waitFor(ip);
+        Duration wait = presented == null ? keyFailures.waitFor(ip) : keyFailures.waitForCredential(ip, presented);
         if (!wait.isZero()) {
             long seconds = FailureDelays.retryAfterSeconds(wait);
             forwarder.reject(requestId, family, path, ip, startNanos, 429, "auth.throttled",
@@ -68,7 +68,7 @@ public final class ProxyServlet extends HttpServlet {
         var key = forwarder.authenticate(presented);
         if (key == null) {
             if (presented != null && !presented.isEmpty()) {
-                keyFailures.failed(ip); // a missing key is no guess
+                keyFailures.failedCredential(ip, presented); // a missing key is no guess
             }
             forwarder.reject(requestId, family, path, ip, startNanos, 401, "auth.invalid_key",
                     "missing, unknown, disabled or expired Detour key", sink);

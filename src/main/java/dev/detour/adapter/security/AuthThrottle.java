@@ -68,6 +68,31 @@ public final class AuthThrottle {
         return forName.compareTo(forAddress) > 0 ? forName : forAddress;
     }
 
+    /**
+     * The wait before a try of a token or key from {@code address}: the address's own wait, or that
+     * credential's from there if it already failed there (see {@link #failedCredential}).
+     */
+    public Duration waitForCredential(String address, String credential) {
+        if (byAddress.isEmpty() && byAddressAndName.isEmpty()) {
+            return Duration.ZERO; // the usual case: nothing failed anywhere, so no digest is computed
+        }
+        return waitFor(address, digest(credential));
+    }
+
+    /**
+     * A wrong token or key from {@code address}. The address counts each distinct wrong credential
+     * once: guessing means ever new credentials, while a client stuck on one stale key (a revoked
+     * key left in an agent's environment) slows only that key from there, not every other client
+     * behind the same address (an office NAT). Repeats of one credential count for the pair.
+     */
+    public void failedCredential(String address, String credential) {
+        String pair = nameKey(address, digest(credential));
+        if (!byAddressAndName.contains(pair)) {
+            failed(address);
+        }
+        byAddressAndName.failed(pair, clock.instant());
+    }
+
     /** A failed try from {@code address} (a wrong token or key). */
     public void failed(String address) {
         Instant now = clock.instant();
@@ -102,6 +127,18 @@ public final class AuthThrottle {
     private static String nameKey(String address, String name) {
         String n = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
         return addressKey(address) + '\n' + (n.length() > MAX_NAME_LENGTH ? n.substring(0, MAX_NAME_LENGTH) : n);
+    }
+
+    /**
+     * A short stand-in for a wrong credential, so no presented secret is kept in memory. 64-bit
+     * FNV-1a: a collision only merges two wrong credentials into one pair, which slows them sooner.
+     */
+    static String digest(String credential) {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < credential.length(); i++) {
+            h = (h ^ credential.charAt(i)) * 0x100000001b3L;
+        }
+        return Long.toHexString(h);
     }
 
     private static final Pattern IPV6_LITERAL = Pattern.compile("\\[?[0-9a-fA-F:.]+(%[0-9A-Za-z]+)?]?");
@@ -148,6 +185,10 @@ public final class AuthThrottle {
 
         boolean isEmpty() {
             return records.isEmpty();
+        }
+
+        boolean contains(String key) {
+            return records.containsKey(key);
         }
 
         int size() {

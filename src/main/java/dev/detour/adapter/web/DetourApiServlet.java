@@ -53,7 +53,9 @@ final class DetourApiServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String ip = clientAddress.of(request);
-        Duration wait = keyFailures.waitFor(ip); // as on the proxy, before the key lookup
+        String presented = presentedKey(request);
+        // as on the proxy, before the key lookup
+        Duration wait = presented == null ? keyFailures.waitFor(ip) : keyFailures.waitForCredential(ip, presented);
         if (!wait.isZero()) {
             long seconds = FailureDelays.retryAfterSeconds(wait);
             response.setHeader("Retry-After", Long.toString(seconds));
@@ -61,12 +63,11 @@ final class DetourApiServlet extends HttpServlet {
                     + seconds + " s");
             return;
         }
-        String presented = presentedKey(request);
         KeyEntry key = forwarder.authenticate(presented);
         String path = request.getPathInfo() == null ? "" : request.getPathInfo();
         if (key == null) {
             if (presented != null && !presented.isEmpty()) {
-                keyFailures.failed(ip);
+                keyFailures.failedCredential(ip, presented);
             }
             error(response, 401, "auth.invalid_key", "missing, unknown, disabled or expired Detour key");
         } else if (path.startsWith("/explain/") && request.getMethod().equals("GET")) {

@@ -85,7 +85,9 @@ final class MyRoutesServlet extends HttpServlet {
             }
             // an address whose recent key guesses failed waits (shared with /v1), before the lookup
             String ip = deps.clientAddress().of(request);
-            Duration wait = deps.keyFailures().waitFor(ip);
+            String presented = request.getParameter("key");
+            Duration wait = presented == null ? deps.keyFailures().waitFor(ip)
+                    : deps.keyFailures().waitForCredential(ip, presented);
             if (!wait.isZero()) {
                 long seconds = FailureDelays.retryAfterSeconds(wait);
                 response.setStatus(429);
@@ -93,11 +95,10 @@ final class MyRoutesServlet extends HttpServlet {
                 loginPage(request, response, "my.login.throttled", seconds);
                 return;
             }
-            String presented = request.getParameter("key");
             KeyEntry key = deps.forwarder().authenticate(presented);
             if (key == null) {
                 if (presented != null && !presented.isBlank()) {
-                    deps.keyFailures().failed(ip);
+                    deps.keyFailures().failedCredential(ip, presented);
                 }
                 response.setStatus(401);
                 loginPage(request, response, "my.login.invalid");

@@ -41,6 +41,33 @@ class AuthThrottleTest {
     }
 
     @Test
+    void aClientStuckOnOneStaleKeySlowsThatKeyOnlyNotTheOtherClientsAtItsAddress() {
+        AuthThrottle keys = AuthThrottle.standard("Detour key", clock);
+        for (int i = 0; i < 100; i++) {
+            if (keys.waitForCredential("203.0.113.7", "dtr-revoked-key-0001").isZero()) {
+                keys.failedCredential("203.0.113.7", "dtr-revoked-key-0001");
+            }
+            clock.advance(Duration.ofSeconds(1));
+        }
+        assertTrue(keys.waitForCredential("203.0.113.7", "dtr-revoked-key-0001").toSeconds() >= 1, "the stale key waits");
+        assertSame(Duration.ZERO, keys.waitForCredential("203.0.113.7", "dtr-good-key-of-a-colleague"),
+                "a colleague behind the same NAT is served");
+    }
+
+    @Test
+    void everNewWrongKeysFromOneAddressSlowThatAddressForEveryKey() {
+        AuthThrottle keys = AuthThrottle.standard("Detour key", clock);
+        for (int i = 0; i < 9; i++) {
+            keys.failedCredential("203.0.113.7", "dtr-guess-" + i);
+            keys.failedCredential("203.0.113.7", "dtr-guess-" + i); // a repeat is not a new guess
+        }
+        assertSame(Duration.ZERO, keys.waitForCredential("203.0.113.7", "dtr-any"), "nine distinct guesses are free");
+        keys.failedCredential("203.0.113.7", "dtr-guess-9");
+        assertEquals(Duration.ofSeconds(1), keys.waitForCredential("203.0.113.7", "dtr-any"));
+        assertSame(Duration.ZERO, keys.waitForCredential("198.51.100.1", "dtr-any"), "other addresses: nothing");
+    }
+
+    @Test
     void theDelayGrowsWithEachFurtherFailure() {
         fail(5, "203.0.113.7", "admin");
         long[] expected = {1, 2, 4, 8, 16};

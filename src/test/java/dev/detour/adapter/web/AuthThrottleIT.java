@@ -182,7 +182,8 @@ class AuthThrottleIT {
             assertEquals("auth.throttled", errorCode(slowed));
             assertEquals(Long.toString(wait), retryAfter(slowed));
             gw.clock.advance(Duration.ofSeconds(wait));
-            assertEquals(401, adminApi(gw.base(), "wrong-again-0123456789abcdef", ATTACKER).statusCode());
+            // a new guess each time: a repeated wrong token counts for that token only (failedCredential)
+            assertEquals(401, adminApi(gw.base(), "wrong-again-" + wait + "-0123456789abcdef", ATTACKER).statusCode());
         }
         HttpResponse<String> owner = adminApi(gw.base(), TestApp.ADMIN_TOKEN, OWNER);
         assertEquals(200, owner.statusCode());
@@ -260,6 +261,20 @@ class AuthThrottleIT {
 
         assertEquals(200, chat("/v1/chat/completions", gw.key(), OWNER).statusCode());
         assertEquals(1, upstream.requestCount(), "only the good key from the clean address reached the upstream");
+    }
+
+    @Test
+    void anAgentStuckOnARevokedKeyDoesNotSlowItsColleaguesBehindTheSameAddress() {
+        behindNginx();
+        withAnAccount();
+        for (int i = 0; i < 40; i++) {
+            int status = chat("/v1/chat/completions", "dtr-revoked-key-left-in-an-env-file", ATTACKER).statusCode();
+            assertEquals(i < 5 ? 401 : 429, status, "try " + i);
+        }
+        HttpResponse<String> stale = chat("/v1/chat/completions", "dtr-revoked-key-left-in-an-env-file", ATTACKER);
+        assertEquals(429, stale.statusCode(), "the stale key itself is slowed");
+        assertEquals(200, chat("/v1/chat/completions", gw.key(), ATTACKER).statusCode(),
+                "a colleague's good key from the same address is served");
     }
 
     private HtmlPage signInToMy(WebClient browser, String key) throws Exception {
