@@ -121,6 +121,14 @@ class EmbeddedDatabaseLockdownIT {
     }
 
     @Test
+    void theSocketDataAndTemporaryFoldersAreOwnerOnly() throws IOException {
+        for (String folder : List.of("run", "data", "tmp")) {
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(ROOT.resolve(folder))),
+                    folder);
+        }
+    }
+
+    @Test
     void thePasswordNeverReachesTheLog() {
         assertTrue(startLog.contains("mariadb") || startLog.contains("MariaDB") || startLog.contains("mysqld"),
                 "the start was logged at all: " + startLog.length() + " chars");

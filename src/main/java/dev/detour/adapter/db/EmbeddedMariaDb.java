@@ -69,22 +69,16 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             OwnerOnlyFiles.directory(socket.getParent());
-            Path passwordFile = dir.resolve(PASSWORD_FILE);
             int port = freePort();
             boolean installed = PatientDb.installIfEmpty(configuration(dir, port, socket, Mode.PROVISIONING));
-            // data files are 0660 already; the folder holding them is owner-only too
+            // data files are 0660 already; the folders holding them and the server's temporary
+            // files (sorts, temporary tables) are owner-only too
             OwnerOnlyFiles.directory(dir.resolve("data"));
-            String password;
-            if (installed || !Files.exists(passwordFile)) {
-                // a fresh install, or a data dir of a version that ran without grant tables (or
-                // whose password file was deleted to reset the password): provision, then keep it
-                password = DatabaseLockdown.newPassword();
-                provision(dir, port, socket, password);
-                OwnerOnlyFiles.writeAtomically(passwordFile, password);
-            } else {
-                OwnerOnlyFiles.tighten(passwordFile);
-                password = Files.readString(passwordFile, StandardCharsets.UTF_8).strip();
-            }
+            OwnerOnlyFiles.directory(dir.resolve("tmp"));
+            Path passwordFile = dir.resolve(PASSWORD_FILE);
+            String password = installed || !Files.exists(passwordFile)
+                    ? provision(dir, port, socket, passwordFile)
+                    : stored(passwordFile);
             DB db = new PatientDb(configuration(dir, port, socket, Mode.SERVING));
             db.start();
             EmbeddedMariaDb started = new EmbeddedMariaDb(db, port, password, socket);
@@ -163,8 +157,15 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         return builder.build();
     }
 
-    /** Starts the server socket-only without grant tables, sets the accounts, stops it. */
-    private static void provision(Path root, int port, Path socket, String password) throws ManagedProcessException {
+    /**
+     * A fresh install, a data dir of a version that ran without grant tables, or one whose password
+     * file was deleted to reset the password: starts the server socket-only without grant tables,
+     * sets the accounts with a new password, stops it, and only then stores the password (a crash
+     * in between leaves no file, so the next start provisions again).
+     */
+    private static String provision(Path root, int port, Path socket, Path passwordFile)
+            throws ManagedProcessException, IOException {
+        String password = DatabaseLockdown.newPassword();
         DB db = new PatientDb(configuration(root, port, socket, Mode.PROVISIONING));
         db.start();
         try {
@@ -174,6 +175,13 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         } finally {
             db.stop();
         }
+        OwnerOnlyFiles.writeAtomically(passwordFile, password);
+        return password;
+    }
+
+    private static String stored(Path passwordFile) throws IOException {
+        OwnerOnlyFiles.tighten(passwordFile);
+        return Files.readString(passwordFile, StandardCharsets.UTF_8).strip();
     }
 
     /** Creates the schema as Detour's own user, which also proves the password works. */
