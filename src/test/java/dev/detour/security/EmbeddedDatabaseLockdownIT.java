@@ -235,10 +235,13 @@ class EmbeddedDatabaseLockdownIT {
                 assertEquals(LOCKED_DOWN_ACCOUNTS, accountsSeenByOsRoot(upgraded.socket()));
             }
         }
-        // the next start signs in with the stored password; deleting the file sets a new one
+        // the next start signs in with the stored password (narrowing a file opened up by hand);
+        // deleting the file sets a new one
+        Files.setPosixFilePermissions(passwordFile, PosixFilePermissions.fromString("rw-r--r--"));
         try (EmbeddedMariaDb again = EmbeddedMariaDb.start(LEGACY_ROOT)) {
             assertEquals(first, again.password());
             assertEquals("kept", oldRow(again.jdbcUrl(), first));
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(passwordFile)));
         }
         Files.delete(passwordFile);
         try (EmbeddedMariaDb reset = EmbeddedMariaDb.start(LEGACY_ROOT)) {

@@ -28,7 +28,7 @@ final class DatabaseLockdown {
 
     /**
      * The statements run once, over the socket, while the server runs without grant tables and
-     * without TCP (first start, or a data dir of a version that never used grant tables).
+     * without TCP (first start, a data dir of a version that never used grant tables, a reset).
      * FLUSH PRIVILEGES turns the grant tables on for account statements in this session.
      */
     static String provisioningSql(String database, String password) {
