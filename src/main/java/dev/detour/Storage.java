@@ -11,7 +11,7 @@ record Storage(Optional<EmbeddedMariaDb> embedded, Database database) {
     static Storage open(DetourConfig config) {
         if (config.embeddedDatabase()) {
             EmbeddedMariaDb db = EmbeddedMariaDb.start(config.dataDir().resolve("mariadb"));
-            return new Storage(Optional.of(db), Database.connect(db.jdbcUrl(), db.user(), null, 20));
+            return new Storage(Optional.of(db), Database.connect(db.jdbcUrl(), db.user(), db.password(), 20));
         }
         return new Storage(Optional.empty(), Database.connect(config.dbUrl().orElseThrow(),
                 config.dbUser().orElse(null), config.dbPassword().orElse(null), 20));

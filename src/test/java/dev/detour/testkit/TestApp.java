@@ -19,7 +19,7 @@ public final class TestApp {
         var db = TestDatabase.server();
         TestDatabase.database();
         return DetourConfig.defaults(Path.of("target/it-data"), 0)
-                .withDatabase(db.jdbcUrl(), db.user(), null)
+                .withDatabase(db.jdbcUrl(), db.user(), db.password())
                 .withSecrets(MASTER_KEY, ADMIN_PASSWORD, ADMIN_TOKEN);
     }
 

@@ -35,7 +35,7 @@ public final class TestDatabase {
         if (database == null) {
             EmbeddedMariaDb db = server();
             recreateSchema(db);
-            database = Database.connect(db.jdbcUrl(), db.user(), null, 20);
+            database = Database.connect(db.jdbcUrl(), db.user(), db.password(), 20);
             database.migrate();
         }
         return database;
@@ -45,7 +45,7 @@ public final class TestDatabase {
     private static void recreateSchema(EmbeddedMariaDb db) {
         String url = db.jdbcUrl();
         String serverUrl = url.substring(0, url.lastIndexOf('/') + 1);
-        try (Connection c = java.sql.DriverManager.getConnection(serverUrl, db.user(), null);
+        try (Connection c = java.sql.DriverManager.getConnection(serverUrl, db.user(), db.password());
                 Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + EmbeddedMariaDb.DATABASE);
             s.execute("CREATE DATABASE " + EmbeddedMariaDb.DATABASE);

