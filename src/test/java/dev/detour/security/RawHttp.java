@@ -85,6 +85,14 @@ final class RawHttp {
         }
     }
 
+    /** The console sign-in as a browser does it: a fresh anonymous session and its form token, then the POST. */
+    static Answer signIn(int port, String next) throws IOException {
+        Answer form = get(port, "/login");
+        String session = form.cookie("DETOUR_SESSION").orElseThrow();
+        return postForm(port, "/login", form("_csrf", form.field("_csrf"), "next", next, "username", "admin",
+                "password", dev.detour.testkit.TestApp.ADMIN_PASSWORD), "Cookie: DETOUR_SESSION=" + session);
+    }
+
     static String form(String... pairs) {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < pairs.length; i += 2) {

@@ -88,12 +88,8 @@ class RedirectsIT {
         }
     }
 
-    /** A fresh anonymous session, its form token, then the sign-in POST carrying {@code next}. */
     private RawHttp.Answer signIn(String next) throws IOException {
-        RawHttp.Answer form = RawHttp.get(port, "/login");
-        String session = form.cookie("DETOUR_SESSION").orElseThrow();
-        return RawHttp.postForm(port, "/login", RawHttp.form("_csrf", form.field("_csrf"), "next", next,
-                "username", "admin", "password", TestApp.ADMIN_PASSWORD), "Cookie: DETOUR_SESSION=" + session);
+        return RawHttp.signIn(port, next);
     }
 
     private void assertStaysOn(String payload, RawHttp.Answer answer) {
