@@ -8,6 +8,7 @@ import dev.detour.adapter.db.MyBatisSmartStore;
 import dev.detour.adapter.metrics.Metrics;
 import dev.detour.adapter.metrics.MetricsEventSink;
 import dev.detour.adapter.metrics.SnapshotCooling;
+import dev.detour.adapter.proxy.BodyBudget;
 import dev.detour.adapter.proxy.ProxyServlet;
 import dev.detour.adapter.proxy.TrustedProxies;
 import dev.detour.adapter.api.StatusServlet;
@@ -34,7 +35,7 @@ import java.util.Map;
 record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefresher refresher,
         AsyncEventWriter events, MetricsEventSink countedEvents, HttpClient5UpstreamClient upstream, Leases leases,
         Metrics metrics, StateRecorder stateRecorder, MyBatisSmartStore smartStore, SmartKeys smartKeys,
-        LoadWiring load, Router router, Forwarder forwarder, TrustedProxies proxies) {
+        LoadWiring load, Router router, Forwarder forwarder, TrustedProxies proxies, BodyBudget bodies) {
 
     static GatewayWiring create(DetourConfig config, Database database, Secrets secrets, SiteSettings settings,
             Clock clock) {
@@ -60,13 +61,14 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         Forwarder forwarder = new Forwarder(snapshot, router, upstream, stateRecorder, leases, countedEvents,
                 snapshot::apiKey, Pauser.SLEEP, clock, smartKeys, load.state());
         TrustedProxies proxies = new TrustedProxies(config.trustedProxies()); // O-3
+        BodyBudget bodies = new BodyBudget(config.clientLimits().bodyBudgetBytes()); // X-4
         return new GatewayWiring(poolStore, snapshot, refresher, events, countedEvents, upstream, leases, metrics,
-                stateRecorder, smartStore, smartKeys, load, router, forwarder, proxies);
+                stateRecorder, smartStore, smartKeys, load, router, forwarder, proxies, bodies);
     }
 
     /** The client-facing relay and the public status page (C-7). */
     void addRoutes(Map<String, HttpServlet> routes, Clock clock) {
-        routes.put("/v1/*", new ProxyServlet(forwarder, clock, proxies));
+        routes.put("/v1/*", new ProxyServlet(forwarder, clock, proxies, bodies));
         routes.put("/status", new StatusServlet(snapshot, leases::inFlight, clock));
     }
 }

@@ -34,6 +34,13 @@ public final class JettyServer {
      */
     public static Server newServer(String bind, int port, Map<String, HttpServlet> routes,
             HttpConfiguration.Customizer customizer, Duration stopTimeout) {
+        return newServer(bind, port, routes, customizer, stopTimeout,
+                ClientGuards.timeoutsOnly(Duration.ofSeconds(30), 1024));
+    }
+
+    /** @param guards X-4: client timeouts, minimum body rate, per-address connection cap, session listener */
+    public static Server newServer(String bind, int port, Map<String, HttpServlet> routes,
+            HttpConfiguration.Customizer customizer, Duration stopTimeout, ClientGuards guards) {
         // N-3: every open stream holds a thread on Java 17 (no virtual threads), so 1,000 concurrent
         // streams need well over 1,000 threads; idle ones time out and cost only their reserved stack
         QueuedThreadPool threads = new QueuedThreadPool(2048, 16);
@@ -46,13 +53,23 @@ public final class JettyServer {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(false);
+        // a request's headers are capped at Jetty's 8 KiB (stated here, not left implicit); a body
+        // trickled below this average rate is answered 408 and its worker thread released
+        http.setRequestHeaderSize(8 * 1024);
+        http.setMinRequestDataRate(guards.minRequestBytesPerSecond());
         if (customizer != null) {
             http.addCustomizer(customizer);
         }
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(bind);
         connector.setPort(port);
-        connector.setIdleTimeout(300_000);
+        // a client silent for this long while its headers or body arrive (or between requests) is
+        // closed: before, 300 s per connection let slow clients pin worker threads. An admitted proxy
+        // request gets the old 300 s back for its answer (AnswerIdle); trusted proxies keep it throughout.
+        connector.setIdleTimeout(guards.requestTimeout().toMillis());
+        if (guards.connections() != null) {
+            connector.addEventListener(guards.connections());
+        }
         // N-3: the JDK's default listen backlog is 50; a burst of new connections (1,000 streams opening
         // at once) overflowed it and the kernel dropped handshakes, which clients retry only after 1-7 s
         // (the "only ~250 of 1,000 streams receiving" finding). nginx uses 511; the kernel caps at somaxconn.
@@ -62,6 +79,9 @@ public final class JettyServer {
         ServletContextHandler context = new ServletContextHandler(ServletContextHandler.SESSIONS);
         context.setContextPath("/");
         configureSessions(context.getSessionHandler());
+        if (guards.sessionListener() != null) {
+            context.getSessionHandler().addEventListener(guards.sessionListener());
+        }
         routes.forEach((pathSpec, servlet) -> context.addServlet(new ServletHolder(servlet), pathSpec));
         // O-5: on stop, the connector stops accepting and GracefulHandler waits for in-flight requests
         GracefulHandler graceful = new GracefulHandler();
