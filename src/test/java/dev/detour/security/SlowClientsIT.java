@@ -143,6 +143,18 @@ class SlowClientsIT {
         }
     }
 
+    @Test
+    void anUpstreamAnswerOverSixtyFourMebibytesFailsTheAttemptInsteadOfFillingTheHeap() throws Exception {
+        try (Gateway gw = Gateway.start(); FakeUpstream upstream = FakeUpstream.start()) {
+            gw.account("a", upstream, "[{\"from\":\"m\",\"to\":\"m\"}]", null);
+            Reply huge = Reply.json(200, Bodies.chatCompletion("m", "x".repeat((int) (64 * MIB))));
+            upstream.handler(request -> huge); // every attempt (a transport failure may be retried)
+            HttpResponse<String> answer = gw.chat("m");
+            assertEquals(502, answer.statusCode(), answer.body().substring(0, Math.min(300, answer.body().length())));
+            assertEquals("route_pool.all_failed", Gateway.read(answer.body()).path("error").path("code").asText());
+        }
+    }
+
     // ---- slow and stalled clients ------------------------------------------------------------
 
     private static ClientLimits oneSecondTimeout() {
