@@ -1,5 +1,6 @@
 package dev.detour.server;
 
+import dev.detour.config.ClientLimits;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
@@ -34,8 +35,8 @@ public final class JettyServer {
      */
     public static Server newServer(String bind, int port, Map<String, HttpServlet> routes,
             HttpConfiguration.Customizer customizer, Duration stopTimeout) {
-        return newServer(bind, port, routes, customizer, stopTimeout,
-                ClientGuards.timeoutsOnly(Duration.ofSeconds(30), 1024));
+        return newServer(bind, port, routes, customizer, stopTimeout, ClientGuards.timeoutsOnly(
+                ClientLimits.DEFAULTS.requestTimeout(), ClientLimits.DEFAULTS.minRequestBytesPerSecond()));
     }
 
     /** @param guards X-4: client timeouts, minimum body rate, per-address connection cap, session listener */
