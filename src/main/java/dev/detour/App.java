@@ -7,6 +7,7 @@ import dev.detour.adapter.db.AsyncEventWriter;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.StoredFailureScrub;
 import dev.detour.adapter.metrics.Metrics;
+import dev.detour.adapter.proxy.BodyBudget;
 import dev.detour.adapter.web.ConsoleRoutes;
 import dev.detour.adapter.web.ConsoleSessionAuth;
 import dev.detour.admin.AccountRepository;
@@ -17,6 +18,7 @@ import dev.detour.admin.Retention;
 import dev.detour.admin.RetentionScheduler;
 import dev.detour.admin.SettingValues;
 import dev.detour.admin.SiteSettings;
+import dev.detour.config.ClientLimits;
 import dev.detour.config.ConfigException;
 import dev.detour.config.DetourConfig;
 import dev.detour.demo.DemoCredentials;
@@ -27,6 +29,9 @@ import dev.detour.gateway.PoolSnapshot;
 import dev.detour.gateway.SmartKeys;
 import dev.detour.gateway.StateRecorder;
 import dev.detour.recovery.RecoveryScheduler;
+import dev.detour.server.AnswerIdle;
+import dev.detour.server.ClientGuards;
+import dev.detour.server.ConnectionCap;
 import dev.detour.server.ForwardedProtoCustomizer;
 import dev.detour.server.JettyServer;
 import jakarta.servlet.http.HttpServlet;
@@ -73,7 +78,8 @@ public final class App implements AutoCloseable {
         this.settings = new SiteSettings(database, audit, clock,
                 SettingValues.defaults(config.connectTimeout(), config.readTimeout()));
         this.gateway = GatewayWiring.create(config, database, secrets, settings, clock);
-        this.consoleAuth = ConsoleSessionAuth.standard(); // shared by the console and the admin API
+        // shared by the console and the admin API; X-4 caps its anonymous (sign-in form) sessions
+        this.consoleAuth = ConsoleSessionAuth.standard(config.clientLimits().maxAnonymousSessions());
         // demo mode keeps its first-run password so every demo start can print it (DemoCredentials)
         Optional<DemoCredentials> demoLogin = config.demo() ? Optional.of(DemoCredentials.resolve(config, database))
                 : Optional.empty();
@@ -88,7 +94,8 @@ public final class App implements AutoCloseable {
         this.demo = demoLogin.map(login -> new DemoMode(admins.groups(), admins.accounts(), admins.keys(),
                 gateway.snapshot()::reload, login));
         this.server = JettyServer.newServer(config.bind(), config.port(), routes,
-                new ForwardedProtoCustomizer(gateway.proxies()::forwardedHttps), config.shutdownGrace());
+                new ForwardedProtoCustomizer(gateway.proxies()::forwardedHttps), config.shutdownGrace(),
+                clientGuards(config.clientLimits()));
     }
 
     /** Every path the server answers: health, the relay, metrics, console pages and the admin API. */
@@ -108,6 +115,29 @@ public final class App implements AutoCloseable {
                 clock));
         routes.putAll(ConsoleWiring.smartPages(consoleAuth, console, gateway, admins, recovery, clock));
         return routes;
+    }
+
+    /** the server's client timeouts and caps, each counted in /metrics. */
+    private ClientGuards clientGuards(ClientLimits limits) {
+        ConnectionCap connections = new ConnectionCap(limits.maxConnectionsPerAddress(), gateway.proxies()::isTrusted,
+                AnswerIdle.ANSWER.toMillis());
+        Metrics metrics = gateway.metrics();
+        metrics.counter("detour_connections_refused_total",
+                "Connections closed at open: their client address already had the most allowed.",
+                connections::refusedCount);
+        metrics.gauge("detour_anonymous_sessions", "Console sessions opened for the sign-in form, not signed in.",
+                consoleAuth.anonymousSessions()::count);
+        metrics.counter("detour_anonymous_sessions_evicted_total",
+                "Anonymous console sessions ended early because their cap was reached.",
+                consoleAuth.anonymousSessions()::evictedCount);
+        BodyBudget bodies = gateway.bodies();
+        metrics.gauge("detour_request_body_bytes", "Request body bytes buffered now (within the body budget).",
+                bodies::used);
+        metrics.counter("detour_body_budget_exhausted_total",
+                "Requests answered 503 because buffering their body would pass the body budget.",
+                bodies::exhaustedCount);
+        return new ClientGuards(limits.requestTimeout(), limits.minRequestBytesPerSecond(), connections,
+                consoleAuth.anonymousSessions());
     }
 
     /** Starts the database (embedded when no URL is configured), migrates, then serves HTTP. */

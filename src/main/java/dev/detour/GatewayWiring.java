@@ -9,6 +9,7 @@ import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.adapter.metrics.Metrics;
 import dev.detour.adapter.metrics.MetricsEventSink;
 import dev.detour.adapter.metrics.SnapshotCooling;
+import dev.detour.adapter.proxy.BodyBudget;
 import dev.detour.adapter.proxy.ProxyServlet;
 import dev.detour.adapter.proxy.TrustedProxies;
 import dev.detour.adapter.api.StatusServlet;
@@ -36,7 +37,7 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         AsyncEventWriter events, MetricsEventSink countedEvents, HttpClient5UpstreamClient upstream, Leases leases,
         Metrics metrics, StateRecorder stateRecorder, MyBatisSmartStore smartStore, SmartKeys smartKeys,
         LoadWiring load, Router router, Forwarder forwarder, TrustedProxies proxies, AuthThrottle keyFailures,
-        AuthThrottle tokenFailures) {
+        AuthThrottle tokenFailures, BodyBudget bodies) {
 
     static GatewayWiring create(DetourConfig config, Database database, Secrets secrets, SiteSettings settings,
             Clock clock) {
@@ -62,15 +63,16 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         Forwarder forwarder = new Forwarder(snapshot, router, upstream, stateRecorder, leases, countedEvents,
                 snapshot::apiKey, Pauser.SLEEP, clock, smartKeys, load.state());
         TrustedProxies proxies = new TrustedProxies(config.trustedProxies()); // O-3
+        BodyBudget bodies = new BodyBudget(config.clientLimits().bodyBudgetBytes()); // X-4
         // X-3: wrong Detour keys (/v1, /v1/detour, /my/login) and wrong admin tokens (/admin/api, /metrics)
         return new GatewayWiring(poolStore, snapshot, refresher, events, countedEvents, upstream, leases, metrics,
                 stateRecorder, smartStore, smartKeys, load, router, forwarder, proxies,
-                AuthThrottle.standard("Detour key", clock), AuthThrottle.standard("admin token", clock));
+                AuthThrottle.standard("Detour key", clock), AuthThrottle.standard("admin token", clock), bodies);
     }
 
     /** The client-facing relay and the public status page (C-7). */
     void addRoutes(Map<String, HttpServlet> routes, Clock clock) {
-        routes.put("/v1/*", new ProxyServlet(forwarder, clock, proxies, keyFailures));
+        routes.put("/v1/*", new ProxyServlet(forwarder, clock, proxies, keyFailures, bodies));
         routes.put("/status", new StatusServlet(snapshot, leases::inFlight, clock));
     }
 }

@@ -55,7 +55,20 @@ public final class ConfigLoader {
                 Duration.ofSeconds(integer("DETOUR_RECOVERY_TICK_SECONDS", 30, 1, 3600)),
                 text("DETOUR_TRUSTED_PROXIES").map(this::proxies).orElse(List.of()),
                 Duration.ofSeconds(integer("DETOUR_SHUTDOWN_GRACE_SECONDS", 30, 0, 3600)),
-                demo);
+                demo,
+                clientLimits());
+    }
+
+    /** slow and greedy clients (defaults in {@link ClientLimits#DEFAULTS}). */
+    private ClientLimits clientLimits() {
+        ClientLimits d = ClientLimits.DEFAULTS;
+        return new ClientLimits(
+                Duration.ofSeconds(integer("DETOUR_CLIENT_TIMEOUT_SECONDS", (int) d.requestTimeout().toSeconds(), 1,
+                        3600)),
+                integer("DETOUR_MIN_REQUEST_BYTES_PER_SECOND", d.minRequestBytesPerSecond(), 0, 1 << 30),
+                integer("DETOUR_MAX_CONNECTIONS_PER_ADDRESS", d.maxConnectionsPerAddress(), 1, 1_000_000),
+                integer("DETOUR_MAX_ANONYMOUS_SESSIONS", d.maxAnonymousSessions(), 1, 10_000_000),
+                integer("DETOUR_BODY_BUDGET_MB", (int) (d.bodyBudgetBytes() >> 20), 32, 1 << 20) * (1L << 20));
     }
 
     private Optional<String> text(String name) {

@@ -24,7 +24,17 @@ public record DetourConfig(
         Duration recoveryTick,
         List<String> trustedProxies,
         Duration shutdownGrace,
-        boolean demo) {
+        boolean demo,
+        ClientLimits clientLimits) {
+
+    /** Without X-4 client limits: the shape every caller used before them (defaults apply). */
+    public DetourConfig(String bind, int port, Path dataDir, Optional<String> dbUrl, Optional<String> dbUser,
+            Optional<String> dbPassword, Optional<byte[]> masterKey, Optional<String> adminPassword,
+            Optional<String> adminToken, Duration connectTimeout, Duration readTimeout, Duration recoveryTick,
+            List<String> trustedProxies, Duration shutdownGrace, boolean demo) {
+        this(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword, adminToken, connectTimeout,
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, ClientLimits.DEFAULTS);
+    }
 
     /** Without demo mode: the shape every caller used before {@code DETOUR_DEMO}. */
     public DetourConfig(String bind, int port, Path dataDir, Optional<String> dbUrl, Optional<String> dbUser,
@@ -32,7 +42,7 @@ public record DetourConfig(
             Optional<String> adminToken, Duration connectTimeout, Duration readTimeout, Duration recoveryTick,
             List<String> trustedProxies, Duration shutdownGrace) {
         this(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword, adminToken, connectTimeout,
-                readTimeout, recoveryTick, trustedProxies, shutdownGrace, false);
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, false, ClientLimits.DEFAULTS);
     }
 
     public boolean embeddedDatabase() {
@@ -50,23 +60,30 @@ public record DetourConfig(
     public DetourConfig withDatabase(String url, String user, String password) {
         return new DetourConfig(bind, port, dataDir, Optional.of(url), Optional.ofNullable(user),
                 Optional.ofNullable(password), masterKey, adminPassword, adminToken, connectTimeout,
-                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo);
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits);
     }
 
     public DetourConfig withSecrets(byte[] key, String password, String token) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, Optional.of(key),
                 Optional.ofNullable(password), Optional.ofNullable(token), connectTimeout,
-                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo);
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits);
     }
 
     public DetourConfig withTimeouts(Duration connect, Duration read) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey,
-                adminPassword, adminToken, connect, read, recoveryTick, trustedProxies, shutdownGrace, demo);
+                adminPassword, adminToken, connect, read, recoveryTick, trustedProxies, shutdownGrace, demo,
+                clientLimits);
     }
 
     /** Demo mode (issue 4 item 5): a built-in fake upstream, sample pool and request trickle. */
     public DetourConfig withDemo(boolean on) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
-                adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, on);
+                adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, on, clientLimits);
+    }
+
+    /** slow and greedy client limits (tests set them small). */
+    public DetourConfig withClientLimits(ClientLimits limits) {
+        return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
+                adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, limits);
     }
 }

@@ -70,7 +70,11 @@ final class Exchange {
             length = -1;
         }
         if (length < 0 || length > MAX_SIZED_READ) {
-            return response.body().readAllBytes();
+            byte[] body = response.body().readNBytes(MAX_UPSTREAM_BODY + 1);
+            if (body.length > MAX_UPSTREAM_BODY) {
+                throw tooLarge();
+            }
+            return body;
         }
         InputStream in = response.body();
         byte[] body = new byte[(int) length];
@@ -84,12 +88,28 @@ final class Exchange {
         all.write(body, 0, read);
         if (next >= 0) {
             all.write(next);
-            in.transferTo(all);
+            byte[] chunk = new byte[8192];
+            int n;
+            while ((n = in.read(chunk)) >= 0) {
+                if (all.size() + n > MAX_UPSTREAM_BODY) {
+                    throw tooLarge();
+                }
+                all.write(chunk, 0, n);
+            }
         }
         return all.toByteArray();
     }
 
     private static final int MAX_SIZED_READ = 1 << 20;
+    /**
+     * X-4: an upstream is trusted with a request, not with Detour's heap: a buffered answer (or the
+     * part of a stream before its first data frame) larger than this fails the attempt.
+     */
+    static final int MAX_UPSTREAM_BODY = 64 * 1024 * 1024;
+
+    private static IOException tooLarge() {
+        return new IOException("upstream answer larger than " + MAX_UPSTREAM_BODY + " bytes");
+    }
 
     /**
      * A 2xx JSON answer is read once (usage, cost, response id, envelope fields). When that read finds
@@ -136,6 +156,9 @@ final class Exchange {
                             : "upstream closed the stream before its first data frame";
                     return transportFailure(request, new TransportError(TransportErrorType.CLOSED_EARLY, what),
                             modelKey, true);
+                }
+                if (head.size() + n > MAX_UPSTREAM_BODY) {
+                    throw tooLarge();
                 }
                 head.write(buffer, 0, n);
                 String firstData = frames.feed(buffer, 0, n);

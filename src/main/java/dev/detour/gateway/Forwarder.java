@@ -102,6 +102,19 @@ public final class Forwarder {
         answerError(trace, sink, status, code, message, Outcome.CLIENT_ERROR);
     }
 
+    /**
+     * A key's request refused before routing, with {@code Retry-After} when {@code retryAfterSeconds > 0}
+     * (X-4: a full body budget is busy, not a client error: 503, counted as a failure like S-5's).
+     */
+    public void rejectRetryable(String requestId, EndpointFamily family, KeyEntry key, String ip, long startNanos,
+            int status, String code, String message, long retryAfterSeconds, ResponseSink sink) {
+        Trace trace = new Trace(requestId, key.id(), family, null, false, ip, clock.instant(), startNanos);
+        if (retryAfterSeconds > 0) {
+            trace.extraHeaders.add(new Header("retry-after", Long.toString(retryAfterSeconds)));
+        }
+        answerError(trace, sink, status, code, message, status >= 500 ? Outcome.FAILURE : Outcome.CLIENT_ERROR);
+    }
+
     public void forward(ClientCall call, ResponseSink sink) {
         Trace trace = new Trace(call.requestId(), call.key().id(), call.family(), call.peek().model(),
                 call.peek().stream(), call.clientIp(), call.receivedAt(), call.receivedNanos());

@@ -1,5 +1,6 @@
 package dev.detour.server;
 
+import dev.detour.config.ClientLimits;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
@@ -35,6 +36,13 @@ public final class JettyServer {
      */
     public static Server newServer(String bind, int port, Map<String, HttpServlet> routes,
             HttpConfiguration.Customizer customizer, Duration stopTimeout) {
+        return newServer(bind, port, routes, customizer, stopTimeout, ClientGuards.timeoutsOnly(
+                ClientLimits.DEFAULTS.requestTimeout(), ClientLimits.DEFAULTS.minRequestBytesPerSecond()));
+    }
+
+    /** @param guards X-4: client timeouts, minimum body rate, per-address connection cap, session listener */
+    public static Server newServer(String bind, int port, Map<String, HttpServlet> routes,
+            HttpConfiguration.Customizer customizer, Duration stopTimeout, ClientGuards guards) {
         // N-3: every open stream holds a thread on Java 17 (no virtual threads), so 1,000 concurrent
         // streams need well over 1,000 threads; idle ones time out and cost only their reserved stack
         QueuedThreadPool threads = new QueuedThreadPool(2048, 16);
@@ -50,13 +58,23 @@ public final class JettyServer {
         // encoded separators, dot and empty segments, bad encodings and the like are refused with
         // 400 before routing, instead of being decoded into a path a rule in front did not mean
         http.setUriCompliance(UriCompliance.from(UriCompliance.NO_VIOLATION));
+        // a request's headers are capped at Jetty's 8 KiB (stated here, not left implicit); a body
+        // trickled below this average rate is answered 408 and its worker thread released
+        http.setRequestHeaderSize(8 * 1024);
+        http.setMinRequestDataRate(guards.minRequestBytesPerSecond());
         if (customizer != null) {
             http.addCustomizer(customizer);
         }
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(bind);
         connector.setPort(port);
-        connector.setIdleTimeout(300_000);
+        // a client silent for this long while its headers or body arrive (or between requests) is
+        // closed: before, 300 s per connection let slow clients pin worker threads. An admitted proxy
+        // request gets the old 300 s back for its answer (AnswerIdle); trusted proxies keep it throughout.
+        connector.setIdleTimeout(guards.requestTimeout().toMillis());
+        if (guards.connections() != null) {
+            connector.addEventListener(guards.connections());
+        }
         // N-3: the JDK's default listen backlog is 50; a burst of new connections (1,000 streams opening
         // at once) overflowed it and the kernel dropped handshakes, which clients retry only after 1-7 s
         // (the "only ~250 of 1,000 streams receiving" finding). nginx uses 511; the kernel caps at somaxconn.
@@ -67,6 +85,9 @@ public final class JettyServer {
         context.setContextPath("/");
         configureSessions(context.getSessionHandler());
         context.setErrorHandler(new SecureErrorHandler());
+        if (guards.sessionListener() != null) {
+            context.getSessionHandler().addEventListener(guards.sessionListener());
+        }
         routes.forEach((pathSpec, servlet) -> context.addServlet(new ServletHolder(servlet), pathSpec));
         // O-5: on stop, the connector stops accepting and GracefulHandler waits for in-flight requests
         GracefulHandler graceful = new GracefulHandler();

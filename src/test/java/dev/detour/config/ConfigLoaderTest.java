@@ -32,6 +32,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void clientLimitsDefaultToTheX4ValuesAndFollowTheirVariables() {
+        assertEquals(ClientLimits.DEFAULTS, load(Map.of()).clientLimits());
+        assertEquals(new ClientLimits(Duration.ofSeconds(30), 1024, 256, 10_000, 256L << 20), ClientLimits.DEFAULTS);
+        ClientLimits set = load(Map.of("DETOUR_CLIENT_TIMEOUT_SECONDS", "10", "DETOUR_MIN_REQUEST_BYTES_PER_SECOND", "0",
+                "DETOUR_MAX_CONNECTIONS_PER_ADDRESS", "64", "DETOUR_MAX_ANONYMOUS_SESSIONS", "500",
+                "DETOUR_BODY_BUDGET_MB", "64")).clientLimits();
+        assertEquals(new ClientLimits(Duration.ofSeconds(10), 0, 64, 500, 64L << 20), set);
+    }
+
+    @Test
     void systemPropertiesInDottedFormWinOverTheEnvironment() {
         Properties props = new Properties();
         props.setProperty("detour.port", "9090");
@@ -46,7 +56,9 @@ class ConfigLoaderTest {
         "DETOUR_PORT|eighty", "DETOUR_PORT|70000", "DETOUR_CONNECT_TIMEOUT_SECONDS|0",
         "DETOUR_READ_TIMEOUT_SECONDS|x", "DETOUR_RECOVERY_TICK_SECONDS|-1", "DETOUR_DB_URL|postgres://db",
         "DETOUR_MASTER_KEY|not-base64!", "DETOUR_MASTER_KEY|c2hvcnQ=", "DETOUR_ADMIN_PASSWORD|short",
-        "DETOUR_ADMIN_TOKEN|tiny", "DETOUR_TRUSTED_PROXIES|10.0.0.0/8,not an ip", "DETOUR_DEMO|maybe"})
+        "DETOUR_ADMIN_TOKEN|tiny", "DETOUR_TRUSTED_PROXIES|10.0.0.0/8,not an ip", "DETOUR_DEMO|maybe",
+        "DETOUR_CLIENT_TIMEOUT_SECONDS|0", "DETOUR_MIN_REQUEST_BYTES_PER_SECOND|-5",
+        "DETOUR_MAX_CONNECTIONS_PER_ADDRESS|0", "DETOUR_MAX_ANONYMOUS_SESSIONS|lots", "DETOUR_BODY_BUDGET_MB|16"})
     void aBadValueFailsWithOneLineNamingTheVariable(String name, String value) {
         ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of(name, value)));
         assertTrue(e.getMessage().startsWith(name + ": "), e.getMessage());

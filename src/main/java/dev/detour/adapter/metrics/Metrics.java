@@ -2,7 +2,9 @@ package dev.detour.adapter.metrics;
 
 import dev.detour.gateway.RequestEvent;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
@@ -30,9 +32,24 @@ public final class Metrics {
     private final Histogram upstreamDuration = new Histogram();
     private final Histogram ttft = new Histogram();
     private final Gauges gauges;
+    private final List<Series> extra = new CopyOnWriteArrayList<>();
+
+    /** A single unlabelled series another part reports at scrape time ({@code counter} or {@code gauge}). */
+    private record Series(String name, String type, String help, LongSupplier value) {
+    }
 
     public Metrics(Gauges gauges) {
         this.gauges = gauges;
+    }
+
+    /** Adds a counter read at scrape time (X-4: refused connections, evicted sessions, ...). */
+    public void counter(String name, String help, LongSupplier value) {
+        extra.add(new Series(name, "counter", help, value));
+    }
+
+    /** Adds a gauge read at scrape time. */
+    public void gauge(String name, String help, LongSupplier value) {
+        extra.add(new Series(name, "gauge", help, value));
     }
 
     /** One health probe finished: others call this. */
@@ -75,6 +92,10 @@ public final class Metrics {
         PrometheusText.header(out, "detour_event_queue_dropped_total", "counter",
                 "Request events dropped because the queue was full.");
         out.append("detour_event_queue_dropped_total ").append(gauges.queueDropped().getAsLong()).append('\n');
+        for (Series series : extra) {
+            PrometheusText.header(out, series.name(), series.type(), series.help());
+            out.append(series.name()).append(' ').append(series.value().getAsLong()).append('\n');
+        }
         return out.toString();
     }
 }

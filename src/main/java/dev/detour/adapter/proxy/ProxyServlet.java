@@ -8,21 +8,22 @@ import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.Header;
 import dev.detour.gateway.RequestIds;
 import dev.detour.gateway.RequestPeek;
+import dev.detour.server.AnswerIdle;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.http.BadMessageException;
 
 /**
- * Servlet ↔ {@link ClientCall}: reads the body once (32 MiB cap), peeks model/stream, and hands
- * over to the {@link Forwarder}. No policy lives here.
+ * Servlet ↔ {@link ClientCall}: reads the body once (32 MiB cap, within the X-4 {@link BodyBudget}),
+ * peeks model/stream, and hands over to the {@link Forwarder}. No policy lives here.
  */
 public final class ProxyServlet extends HttpServlet {
     public static final int MAX_BODY = 32 * 1024 * 1024;
@@ -32,12 +33,15 @@ public final class ProxyServlet extends HttpServlet {
     private final Clock clock;
     private final ClientAddress clientAddress;
     private final AuthThrottle keyFailures;
+    private final BodyBudget bodies;
 
-    public ProxyServlet(Forwarder forwarder, Clock clock, ClientAddress clientAddress, AuthThrottle keyFailures) {
+    public ProxyServlet(Forwarder forwarder, Clock clock, ClientAddress clientAddress, AuthThrottle keyFailures,
+            BodyBudget bodies) {
         this.forwarder = forwarder;
         this.clock = clock;
         this.clientAddress = clientAddress;
         this.keyFailures = keyFailures;
+        this.bodies = bodies;
     }
 
     @Override
@@ -74,31 +78,51 @@ public final class ProxyServlet extends HttpServlet {
                     "missing, unknown, disabled or expired Detour key", sink);
             return;
         }
-        byte[] body;
+        // the body's buffers stay reserved in the budget until the answer is done (or failed)
+        try (BodyBudget.Hold hold = bodies.hold()) {
+            byte[] body;
+            try {
+                body = readBody(request, hold);
+            } catch (RefusedBody refused) {
+                forwarder.rejectRetryable(requestId, family, key, ip, startNanos, refused.status, refused.code,
+                        refused.getMessage(), refused.retryAfterSeconds, sink);
+                return;
+            }
+            RequestPeek peek;
+            try {
+                peek = family == EndpointFamily.MODELS ? RequestPeek.EMPTY : JsonPeeker.peek(body);
+            } catch (InvalidJsonException e) {
+                forwarder.rejectForKey(requestId, family, key, ip, startNanos, 400, "request.invalid_json",
+                        e.getMessage(), sink);
+                return;
+            }
+            AnswerIdle.extend(request); // admitted; its answer may be slow to read, as before X-4
+            String query = request.getQueryString();
+            ClientCall call = new ClientCall(requestId, family, method, query == null ? path : path + "?" + query,
+                    headers(request), body, peek, key, ip, clock.instant(), startNanos);
+            forwarder.forward(call, sink);
+        }
+    }
+
+    private static byte[] readBody(HttpServletRequest request, BodyBudget.Hold hold) throws RefusedBody {
         try {
-            body = readBody(request);
-        } catch (TooLargeException e) {
-            forwarder.rejectForKey(requestId, family, key, ip, startNanos, 413, "request.too_large",
-                    "request body exceeds " + MAX_BODY + " bytes", sink);
-            return;
+            return RequestBodyReader.read(request.getInputStream(), request.getContentLengthLong(), MAX_BODY, hold);
+        } catch (RequestBodyReader.TooLargeException e) {
+            throw new RefusedBody(413, "request.too_large", "request body exceeds " + MAX_BODY + " bytes", 0);
+        } catch (RequestBodyReader.BudgetExhaustedException e) {
+            throw new RefusedBody(503, "gateway.body_budget_exhausted",
+                    "too many request bodies in memory right now; retry shortly", 1);
+        } catch (BadMessageException e) {
+            // below Jetty's minimum request data rate (its 408) — a body trickled in
+            throw new RefusedBody(408, "request.too_slow", "the request body arrived too slowly", 0);
         } catch (IOException e) {
+            if (e.getCause() instanceof TimeoutException) {
+                // the body stalled for longer than the client timeout
+                throw new RefusedBody(408, "request.too_slow", "the request body arrived too slowly", 0);
+            }
             // N-4: a client that vanished while sending its body still leaves one event
-            forwarder.rejectForKey(requestId, family, key, ip, startNanos, 400, "request.body_unreadable",
-                    "the request body could not be read", sink);
-            return;
+            throw new RefusedBody(400, "request.body_unreadable", "the request body could not be read", 0);
         }
-        RequestPeek peek;
-        try {
-            peek = family == EndpointFamily.MODELS ? RequestPeek.EMPTY : JsonPeeker.peek(body);
-        } catch (InvalidJsonException e) {
-            forwarder.rejectForKey(requestId, family, key, ip, startNanos, 400, "request.invalid_json",
-                    e.getMessage(), sink);
-            return;
-        }
-        String query = request.getQueryString();
-        ClientCall call = new ClientCall(requestId, family, method, query == null ? path : path + "?" + query,
-                headers(request), body, peek, key, ip, clock.instant(), startNanos);
-        forwarder.forward(call, sink);
     }
 
     /** {@code Authorization: Bearer <key>} or {@code x-api-key: <key>} (P-1). */
@@ -109,36 +133,6 @@ public final class ProxyServlet extends HttpServlet {
         }
         String apiKey = request.getHeader("x-api-key");
         return apiKey == null ? null : apiKey.trim();
-    }
-
-    private static byte[] readBody(HttpServletRequest request) throws IOException, TooLargeException {
-        long declared = request.getContentLengthLong();
-        if (declared > MAX_BODY) {
-            throw new TooLargeException();
-        }
-        byte[] buffer = new byte[declared > 0 ? (int) declared : 8192];
-        int size = 0;
-        try (InputStream in = request.getInputStream()) {
-            int n;
-            while ((n = in.read(buffer, size, buffer.length - size)) > 0) {
-                size += n;
-                if (size == buffer.length) {
-                    if (size >= MAX_BODY + 1) {
-                        throw new TooLargeException();
-                    }
-                    int probe = in.read();
-                    if (probe < 0) {
-                        break;
-                    }
-                    buffer = Arrays.copyOf(buffer, Math.min(MAX_BODY + 1, Math.max(buffer.length * 2, 8192)));
-                    buffer[size++] = (byte) probe;
-                }
-            }
-        }
-        if (size > MAX_BODY) {
-            throw new TooLargeException();
-        }
-        return size == buffer.length ? buffer : Arrays.copyOf(buffer, size);
     }
 
     private static List<Header> headers(HttpServletRequest request) {
@@ -154,9 +148,17 @@ public final class ProxyServlet extends HttpServlet {
         return headers;
     }
 
-    private static final class TooLargeException extends Exception {
-        TooLargeException() {
-            super(null, null, false, false);
+    /** Why a body was not taken: the answer's status, stable code and message (Retry-After when > 0). */
+    private static final class RefusedBody extends Exception {
+        final int status;
+        final String code;
+        final long retryAfterSeconds;
+
+        RefusedBody(int status, String code, String message, long retryAfterSeconds) {
+            super(message, null, false, false);
+            this.status = status;
+            this.code = code;
+            this.retryAfterSeconds = retryAfterSeconds;
         }
     }
 }

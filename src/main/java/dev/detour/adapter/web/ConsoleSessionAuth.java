@@ -26,15 +26,26 @@ public final class ConsoleSessionAuth {
     private final SecureRandom random = new SecureRandom();
     private final Duration signedInIdle;
     private final Duration anonymousIdle;
+    private final AnonymousSessions anonymous;
 
-    public ConsoleSessionAuth(Duration signedInIdle, Duration anonymousIdle) {
+    public ConsoleSessionAuth(Duration signedInIdle, Duration anonymousIdle, AnonymousSessions anonymous) {
         this.signedInIdle = signedInIdle;
         this.anonymousIdle = anonymousIdle;
+        this.anonymous = anonymous;
     }
 
-    /** Signed-in sessions idle out after 12 h; a session opened only for the sign-in form after 30 min. */
-    public static ConsoleSessionAuth standard() {
-        return new ConsoleSessionAuth(Duration.ofHours(12), Duration.ofMinutes(30));
+    /**
+     * Signed-in sessions idle out after 12 h; a session opened only for the sign-in form after 10 min
+     * (X-4), and at most {@code maxAnonymous} of those at once.
+     */
+    public static ConsoleSessionAuth standard(int maxAnonymous) {
+        return new ConsoleSessionAuth(Duration.ofHours(12), Duration.ofMinutes(10),
+                new AnonymousSessions(maxAnonymous));
+    }
+
+    /** the anonymous session count (register it as the session handler's listener). */
+    public AnonymousSessions anonymousSessions() {
+        return anonymous;
     }
 
     /** The console user of this request's session, if it has signed in. Never creates a session. */
@@ -75,6 +86,7 @@ public final class ConsoleSessionAuth {
         if (session == null) {
             session = request.getSession(true);
             session.setMaxInactiveInterval((int) anonymousIdle.toSeconds());
+            anonymous.opened(session);
         }
         String token = (String) session.getAttribute(CSRF_ATTRIBUTE);
         if (token == null) {
@@ -87,6 +99,7 @@ public final class ConsoleSessionAuth {
     /** Session fixation defence: a new session id and a new CSRF token at every sign-in. */
     public void signIn(HttpServletRequest request, String username) {
         HttpSession session = request.getSession(true);
+        anonymous.signedIn(session);
         request.changeSessionId();
         session.setAttribute(USER_ATTRIBUTE, username);
         session.setAttribute(CSRF_ATTRIBUTE, newToken());
