@@ -8,6 +8,7 @@ import dev.detour.config.ConfigException;
 import dev.detour.config.DetourConfig;
 import dev.detour.testkit.MutableClock;
 import dev.detour.testkit.TestApp;
+import dev.detour.testkit.TestDirs;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /** O-1: with no DETOUR_DB_URL Detour runs its own MariaDB under the data dir, and data survives a restart. */
 class EmbeddedRestartIT {
-    private static final Path DATA = Path.of("target/it-embedded-restart").toAbsolutePath();
+    private static final Path DATA = TestDirs.embeddedRoot("it-embedded-restart");
 
     @Test
     void aRestartAgainstTheSameDataDirectoryKeepsAccounts() throws Exception {

