@@ -89,6 +89,17 @@ class StateBoundUnknownIT {
     }
 
     @Test
+    void anUnknownConversationThatNeverReachedTheFirstAccountMayStillGoToTheNext() {
+        a.close(); // connection refused: the upstream never saw the request, so no state can be there
+        b.enqueue(Reply.json(200, "{\"id\":\"resp_b1\",\"object\":\"response\",\"status\":\"completed\","
+                + "\"output\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}"));
+        HttpResponse<String> r = gw.post("/v1/responses",
+                "{\"model\":\"m\",\"input\":\"hi\",\"conversation\":\"conv_fresh\"}");
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals(1, b.requestCount());
+    }
+
+    @Test
     void aServedConversationIsBoundToItsAccountSoItsNextRequestsReturnThere() {
         a.enqueue(Reply.json(200, "{\"id\":\"resp_c1\",\"object\":\"response\",\"status\":\"completed\","
                 + "\"output\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}"));
