@@ -31,7 +31,7 @@ public record ModelLine(
 
     public static ModelLine of(String modelKey, ModelMappings mappings, ModelState row, Instant now) {
         List<String> aliases = mappings.clientNamesFor(modelKey);
-        boolean removed = aliases.isEmpty() && !mappings.isPassThrough() && !catchAllLeadsTo(mappings, modelKey);
+        boolean removed = aliases.isEmpty() && !mappings.isPassThrough() && !patternLeadsTo(mappings, modelKey);
         if (row == null) {
             return new ModelLine(modelKey, aliases, removed, "ok", false, 0, 0, 0, null, null, false, false, null);
         }
@@ -60,9 +60,9 @@ public record ModelLine(
         return "error".equals(status) ? "error" : cooling ? "cooling" : "ok";
     }
 
-    private static boolean catchAllLeadsTo(ModelMappings mappings, String modelKey) {
+    private static boolean patternLeadsTo(ModelMappings mappings, String modelKey) {
         for (ModelMapping m : mappings.entries()) {
-            if (m.isCatchAll() && (ModelMapping.CATCH_ALL.equals(m.to()) || m.to().equals(modelKey))) {
+            if (m.isPattern() && m.matches(modelKey) && (m.passesNameThrough() || m.to().equals(modelKey))) {
                 return true;
             }
         }

@@ -136,8 +136,11 @@ public final class Forwarder {
 
     private void route(ClientCall call, Trace trace, ResponseSink sink) {
         if (call.family() == EndpointFamily.MODELS) {
-            answer(trace, sink, 200, List.of(new Header("content-type", "application/json")),
-                    router.modelList(snapshot.view(), call.key()), Outcome.SUCCESS);
+            // P-9 / P-12: the list or one model, in the caller's protocol
+            ModelsEndpoint.Answer models = ModelsEndpoint.answer(snapshot.view(), call);
+            trace.errorCode = models.errorCode();
+            answer(trace, sink, models.status(), List.of(new Header("content-type", "application/json")),
+                    models.body(), models.errorCode() == null ? Outcome.SUCCESS : Outcome.CLIENT_ERROR);
             return;
         }
         Router.Decision decision = router.decide(snapshot.view(), call, clock.instant());
@@ -151,6 +154,7 @@ public final class Forwarder {
             answerError(trace, sink, r.status(), r.code(), r.message(), Outcome.FAILURE);
             return;
         }
+        trace.stateBoundUnknown = decision.stateBoundUnknown();
         runAttempts(call, decision.plan(), trace, sink);
     }
 
@@ -247,7 +251,9 @@ public final class Forwarder {
                 }
             }
             Failure failure = result.failure();
-            boolean sideEffectStop = call.peek().sideEffecting() && result.dispatched();
+            boolean sideEffectStop = call.peek().neverSentTwice() && result.dispatched();
+            // P-10': the state may live on this account (or was just created here): no other account after dispatch
+            boolean stateStop = trace.stateBoundUnknown && result.dispatched();
             if (retriesLeft > 0 && retriesSameAccount(failure) && !sideEffectStop) {
                 retriesLeft--;
                 trace.attempts.add(attempt(account, failure, durationMs, "retry_same"));
@@ -259,8 +265,12 @@ public final class Forwarder {
             state.onFailure(account, candidate.modelKey(), failure, clock.instant());
             events.touchAccount(account.id(), false, clock.instant(), null);
             loadFailed(call, account, failure, trace);
+            if (stateStop) {
+                trace.reasonCode = ReasonCode.STATE_BOUND_UNKNOWN.wire();
+                return Step.STOP;
+            }
             if (sideEffectStop) {
-                // P-10: store/background requests are never replayed on a second account once dispatched
+                // P-10: store/background/conversation requests are never replayed on a second account once dispatched
                 trace.reasonCode = ReasonCode.RETRY_STOPPED_AFTER_COMMIT.wire();
                 return Step.STOP;
             }
@@ -337,6 +347,11 @@ public final class Forwarder {
         smart.stats().record(account.id(), candidate.modelKey(), true, ttftMs);
         if (responseId != null) {
             smart.bindResponse(responseId, account.id(), clock.instant());
+        }
+        String conversation = call.peek().conversationBindingKey();
+        if (conversation != null) {
+            // P-10': the conversation now has state here; its next requests come back to this account
+            smart.bindResponse(conversation, account.id(), clock.instant());
         }
     }
 

@@ -13,9 +13,21 @@ import java.util.Set;
  * upstream auth injected by platform, and an allow-list back to the client (X-5).
  */
 public final class HeaderPolicy {
-    private static final Set<String> TO_UPSTREAM = Set.of("content-type", "accept", "anthropic-version",
-            "anthropic-beta", "openai-beta", "user-agent", "x-stainless-lang", "x-stainless-package-version",
-            "x-stainless-os", "x-stainless-arch", "x-stainless-runtime", "x-stainless-runtime-version");
+    /**
+     * P-2 / P-12: the client headers an upstream gets, exactly (any case): what the body needs, and the
+     * session and feature headers coding agents send so that relays keep a session's prompt cache and
+     * features — Claude Code's {@code x-app} and {@code x-claude-code-session-id}, Codex's
+     * {@code originator}, {@code session_id}/{@code session-id} and {@code conversation_id}. Never
+     * {@code authorization} or {@code x-api-key} (the client's Detour key: the account's credential is
+     * injected instead), never hop-by-hop ({@code connection}, {@code keep-alive}, {@code te},
+     * {@code trailer}, {@code transfer-encoding}, {@code upgrade}, {@code proxy-*}), never
+     * {@code host}, {@code content-length}, {@code accept-encoding} (Detour's own), {@code cookie} or
+     * forwarding headers.
+     */
+    static final Set<String> TO_UPSTREAM = Set.of("content-type", "accept", "user-agent", "openai-beta", "x-app",
+            "x-claude-code-session-id", "session-id", "session_id", "originator", "conversation_id");
+    /** P-12: and every header starting with one of these: Anthropic's feature headers, Codex's, the SDKs'. */
+    static final List<String> TO_UPSTREAM_PREFIXES = List.of("anthropic-", "x-codex-", "x-stainless-");
     /**
      * X-5: the upstream response headers a client gets, exactly (any case): what the body needs to be read,
      * the ids a support ticket quotes, and the retry and rate-limit hints SDKs act on. Everything else
@@ -38,7 +50,7 @@ public final class HeaderPolicy {
         boolean hasVersion = false;
         for (Header h : call.headers()) {
             String name = h.name().toLowerCase(Locale.ROOT);
-            if (TO_UPSTREAM.contains(name)) {
+            if (forwardedUpstream(name)) {
                 out.add(new Header(name, h.value()));
                 hasVersion |= name.equals("anthropic-version");
             }
@@ -58,6 +70,19 @@ public final class HeaderPolicy {
             out.add(new Header("anthropic-version", ANTHROPIC_VERSION));
         }
         return out;
+    }
+
+    /** P-12's forward list, for a lower-case header name. */
+    static boolean forwardedUpstream(String lowerName) {
+        if (TO_UPSTREAM.contains(lowerName)) {
+            return true;
+        }
+        for (String prefix : TO_UPSTREAM_PREFIXES) {
+            if (lowerName.length() > prefix.length() && lowerName.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static List<Header> toClient(List<Header> upstreamHeaders) {

@@ -3,14 +3,12 @@ package dev.detour.gateway;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.keys.KeyPolicy;
-import dev.detour.core.selection.ModelCatalog;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.PoolErrorCode;
 import dev.detour.core.selection.RandomSource;
 import dev.detour.core.selection.RankingInputs;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.core.selection.SelectionRequest;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -24,7 +22,15 @@ public final class Router {
     public record Refusal(int status, String code, String message, long retryAfterSeconds) {
     }
 
-    public record Decision(Plan plan, Refusal refusal) {
+    /**
+     * @param stateBoundUnknown P-10': the request continues state Detour has no binding for (a
+     *                          {@code conversation} or {@code previous_response_id} never seen, or older than
+     *                          its binding): the first account it reaches keeps it
+     */
+    public record Decision(Plan plan, Refusal refusal, boolean stateBoundUnknown) {
+        public Decision(Plan plan, Refusal refusal) {
+            this(plan, refusal, false);
+        }
     }
 
     /** P-10: the code of a state-bound request whose account cannot take it (502). */
@@ -89,7 +95,7 @@ public final class Router {
         Plan plan = pipeline.plan(request, pool, view.models(), now, random);
         unbindIfIneligible(request, plan, call, now);
         if (plan.isSelected()) {
-            return new Decision(plan, null);
+            return new Decision(plan, null, bound == null && call.peek().stateBound());
         }
         if (bound != null) {
             return new Decision(plan, stateBoundRefusal(call, bound));
@@ -166,8 +172,8 @@ public final class Router {
         if (!peek.stateBound()) {
             return null;
         }
-        String id = peek.previousResponseId() != null ? peek.previousResponseId() : peek.conversation();
-        return smart.boundAccount(id, now);
+        String id = peek.stateId();
+        return id == null ? null : smart.boundAccount(id, now);
     }
 
     private static List<Account> onlyAccount(List<Account> accounts, long accountId) {
@@ -178,19 +184,5 @@ public final class Router {
     private static Refusal stateBoundRefusal(ClientCall call, long accountId) {
         return new Refusal(502, STATE_BOUND_UNAVAILABLE, "this request continues a response stored on one route,"
                 + " which cannot take it now; it is never sent elsewhere; 0 attempts; request " + call.requestId(), 0);
-    }
-
-    /** P-9: the union of client-facing names the key may reach; paused models are not hidden. */
-    public byte[] modelList(PoolSnapshot.View view, KeyEntry key) {
-        StringBuilder json = new StringBuilder("{\"object\":\"list\",\"data\":[");
-        List<String> names = ModelCatalog.clientModels(view.accounts(), key.policy());
-        for (int i = 0; i < names.size(); i++) {
-            if (i > 0) {
-                json.append(',');
-            }
-            json.append("{\"id\":\"").append(ErrorEnvelope.escape(names.get(i)))
-                    .append("\",\"object\":\"model\",\"created\":0,\"owned_by\":\"detour\"}");
-        }
-        return json.append("]}").toString().getBytes(StandardCharsets.UTF_8);
     }
 }

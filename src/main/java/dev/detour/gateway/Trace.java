@@ -32,6 +32,8 @@ final class Trace {
     Usage usage = Usage.NONE;
     Integer ttftMs;
     boolean finished;
+    /** P-10': state-bound with no binding: once dispatched to one account, never sent to another. */
+    boolean stateBoundUnknown;
     /** Issue 6: tokens × model price × group ratio, micros. */
     long costMicros;
 

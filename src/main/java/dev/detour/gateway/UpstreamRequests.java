@@ -10,6 +10,6 @@ final class UpstreamRequests {
     static UpstreamRequest build(ClientCall call, Account account, String upstreamModel, String apiKey) {
         byte[] body = upstreamModel == null ? call.body() : BodyRewriter.withModel(call.body(), call.peek(), upstreamModel);
         return new UpstreamRequest(call.method(), account.baseUrl() + call.pathAndQuery(),
-                HeaderPolicy.upstream(call, account, apiKey), body, !call.peek().sideEffecting());
+                HeaderPolicy.upstream(call, account, apiKey), body, !call.peek().neverSentTwice());
     }
 }

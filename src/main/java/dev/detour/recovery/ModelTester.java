@@ -104,7 +104,7 @@ public final class ModelTester {
     }
 
     private static String defaultModel(Account account) {
-        return account.mappings().entries().stream().filter(m -> !m.isCatchAll()).map(m -> m.from()).findFirst()
+        return account.mappings().entries().stream().filter(m -> !m.isPattern()).map(m -> m.from()).findFirst()
                 .orElseThrow(() -> new ValidationException("validation.model", "model",
                         "name the model to test: this account has no fixed model mapping"));
     }

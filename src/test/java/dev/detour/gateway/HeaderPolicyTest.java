@@ -29,6 +29,44 @@ class HeaderPolicyTest {
         assertFalse(HeaderPolicy.allowedToClient(name), name);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"content-type", "accept", "user-agent", "openai-beta", "x-app", "x-claude-code-session-id",
+            "session-id", "session_id", "originator", "conversation_id", "anthropic-version", "anthropic-beta",
+            "anthropic-dangerous-direct-browser-access", "x-codex-turn-metadata", "x-codex-beta-features",
+            "x-stainless-retry-count", "x-stainless-timeout", "x-stainless-lang", "x-stainless-package-version"})
+    void agentSessionAndFeatureHeadersGoUpstream(String name) {
+        assertTrue(HeaderPolicy.forwardedUpstream(name), name);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"authorization", "x-api-key", "proxy-authorization", "cookie", "host", "content-length",
+            "connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "accept-encoding",
+            "x-forwarded-for", "forwarded", "x-real-ip", "anthropic-", "x-codex-", "x-stainless-", "chatgpt-account-id",
+            "openai-organization", "x-detour-request-id", ""})
+    void theDetourKeyHopByHopAndEverythingElseStay(String name) {
+        assertFalse(HeaderPolicy.forwardedUpstream(name), name);
+    }
+
+    @Test
+    void upstreamCarriesTheAccountsCredentialInsteadOfTheClientsKey() {
+        ClientCall call = new ClientCall("req-1", dev.detour.core.account.EndpointFamily.MESSAGES, "POST",
+                "/v1/messages", List.of(new Header("X-Api-Key", "dk-client-key"), new Header("Authorization",
+                        "Bearer dk-client-key"), new Header("X-Claude-Code-Session-Id", "s-1"),
+                        new Header("session_id", "s-2"), new Header("Connection", "keep-alive"),
+                        new Header("X-Stainless-Retry-Count", "0")), new byte[0], RequestPeek.EMPTY, null,
+                "127.0.0.1", java.time.Instant.EPOCH, 0);
+        var account = dev.detour.testkit.AccountMother.account(1).build();
+
+        List<Header> sent = HeaderPolicy.upstream(call, account, "sk-upstream");
+
+        assertTrue(sent.contains(new Header("x-claude-code-session-id", "s-1")), sent.toString());
+        assertTrue(sent.contains(new Header("session_id", "s-2")), sent.toString());
+        assertTrue(sent.contains(new Header("x-stainless-retry-count", "0")), sent.toString());
+        assertFalse(sent.stream().anyMatch(h -> h.value().contains("dk-client-key")), sent.toString());
+        assertFalse(sent.stream().anyMatch(h -> h.name().equalsIgnoreCase("connection")), sent.toString());
+        assertTrue(sent.stream().anyMatch(h -> h.value().contains("sk-upstream")), sent.toString());
+    }
+
     @Test
     void toClientKeepsTheAllowedHeadersInOrderWithTheirOriginalNames() {
         List<Header> kept = HeaderPolicy.toClient(List.of(new Header("Content-Type", "application/json"),

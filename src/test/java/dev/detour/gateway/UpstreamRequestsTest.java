@@ -31,8 +31,17 @@ class UpstreamRequestsTest {
         assertFalse(UpstreamRequests.build(call(false, true), account, null, "sk-upstream").replayable());
     }
 
+    @Test
+    void aConversationRequestIsNeverSentTwice() {
+        RequestPeek peek = new RequestPeek(null, -1, -1, false, null, "conv_1", false, false, null);
+        assertFalse(UpstreamRequests.build(call(peek), account, null, "sk-upstream").replayable());
+    }
+
     private static ClientCall call(boolean store, boolean background) {
-        RequestPeek peek = new RequestPeek(null, -1, -1, false, null, null, store, background, null);
+        return call(new RequestPeek(null, -1, -1, false, null, null, store, background, null));
+    }
+
+    private static ClientCall call(RequestPeek peek) {
         return new ClientCall("req-1", EndpointFamily.RESPONSES, "POST", "/v1/responses", List.of(),
                 "{}".getBytes(StandardCharsets.UTF_8), peek, null, "127.0.0.1", Instant.EPOCH, 0);
     }

@@ -3,6 +3,7 @@ package dev.detour.adapter.proxy;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.detour.core.selection.SessionIds;
 import dev.detour.gateway.RequestPeek;
 import java.io.IOException;
 
@@ -144,9 +145,14 @@ public final class JsonPeeker {
         String promptCacheKey;
         String user;
 
-        /** S-6 order: metadata.conversation_id, metadata.conversationId, metadata.user_id, top-level ids, prompt_cache_key, user. */
+        /**
+         * S-6 order (P-12: Claude Code's session inside metadata.user_id first): the user_id's session,
+         * metadata.conversation_id, metadata.conversationId, metadata.user_id, top-level ids,
+         * prompt_cache_key, user. Session headers outrank all of these (ProxyServlet, SessionIds).
+         */
         String sessionId() {
-            for (String s : new String[] {metaConversationId, metaConversationIdCamel, metaUserId,
+            for (String s : new String[] {SessionIds.fromUserId(metaUserId), metaConversationId,
+                    metaConversationIdCamel, metaUserId,
                     topConversationId, topConversationIdCamel, promptCacheKey, user}) {
                 if (s != null) {
                     return s;

@@ -3,6 +3,7 @@ package dev.detour.adapter.proxy;
 import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.security.FailureDelays;
+import dev.detour.core.selection.SessionIds;
 import dev.detour.gateway.ClientCall;
 import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.Header;
@@ -50,7 +51,7 @@ public final class ProxyServlet extends HttpServlet {
         String requestId = RequestIds.next(clock);
         response.setHeader(REQUEST_ID_HEADER, requestId);
         String path = request.getRequestURI();
-        EndpointFamily family = EndpointFamily.forPath(path);
+        EndpointFamily family = familyOf(path);
         String method = request.getMethod();
         String ip = clientAddress.of(request);
         ServletResponseSink sink = new ServletResponseSink(response);
@@ -91,6 +92,8 @@ public final class ProxyServlet extends HttpServlet {
             RequestPeek peek;
             try {
                 peek = family == EndpointFamily.MODELS ? RequestPeek.EMPTY : JsonPeeker.peek(body);
+                // S-6 / P-12: an agent's session header names the conversation before any body field
+                peek = peek.withSessionId(SessionIds.resolve(request::getHeader, peek.sessionId()));
             } catch (InvalidJsonException e) {
                 forwarder.rejectForKey(requestId, family, key, ip, startNanos, 400, "request.invalid_json",
                         e.getMessage(), sink);
@@ -123,6 +126,14 @@ public final class ProxyServlet extends HttpServlet {
             // N-4: a client that vanished while sending its body still leaves one event
             throw new RefusedBody(400, "request.body_unreadable", "the request body could not be read", 0);
         }
+    }
+
+    /** The endpoint family of a path; {@code /v1/models/{id}} (P-12; an id may hold '/') is the models family. */
+    static EndpointFamily familyOf(String path) {
+        EndpointFamily family = EndpointFamily.forPath(path);
+        String models = EndpointFamily.MODELS.path() + "/";
+        return family == null && path.startsWith(models) && path.length() > models.length() ? EndpointFamily.MODELS
+                : family;
     }
 
     /** {@code Authorization: Bearer <key>} or {@code x-api-key: <key>} (P-1). */

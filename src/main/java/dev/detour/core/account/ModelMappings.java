@@ -8,12 +8,17 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * An account's ordered mapping list (SPEC §1). Empty = pass-through: the account serves any
- * requested model under its own name.
+ * An account's ordered mapping list (SPEC §1, P-12). Empty = pass-through: the account serves any
+ * requested model under its own name. The rule for a requested name (P-12): an exact {@code from}
+ * wins; else the prefix pattern with the longest prefix that the name starts with; else the
+ * catch-all {@code *}; else the account does not serve it. A pattern's {@code to:"*"} sends the
+ * requested name unchanged.
  */
 public record ModelMappings(List<ModelMapping> entries) {
     public static final ModelMappings PASS_THROUGH = new ModelMappings(List.of());
     private static final int MAX_NAME = 191;
+    /** P-12: a pattern-shaped mistake has its own code, so a form can say exactly what to fix. */
+    public static final String WILDCARD_ERROR = "validation.model_mapping_wildcard";
 
     public ModelMappings {
         entries = List.copyOf(entries);
@@ -35,8 +40,15 @@ public record ModelMappings(List<ModelMapping> entries) {
             if (from.length() > MAX_NAME || to.length() > MAX_NAME) {
                 throw invalid("model names are at most " + MAX_NAME + " characters");
             }
-            if (to.equals(ModelMapping.CATCH_ALL) && !from.equals(ModelMapping.CATCH_ALL)) {
-                throw invalid("to \"*\" is only allowed with from \"*\"");
+            int star = from.indexOf('*');
+            if (star >= 0 && star != from.length() - 1) {
+                throw wildcard("from " + from + ": a * is allowed once, as the last character (claude-sonnet-*)");
+            }
+            if (to.contains(ModelMapping.CATCH_ALL) && !to.equals(ModelMapping.CATCH_ALL)) {
+                throw wildcard("to " + to + ": name one upstream model, or \"*\" for the requested name");
+            }
+            if (to.equals(ModelMapping.CATCH_ALL) && !from.endsWith(ModelMapping.CATCH_ALL)) {
+                throw invalid("to \"*\" is only allowed with a pattern from (\"*\" or \"prefix*\")");
             }
             if (hasControlChars(from) || hasControlChars(to)) {
                 throw invalid("model names must not contain control characters");
@@ -53,49 +65,61 @@ public record ModelMappings(List<ModelMapping> entries) {
         return entries.isEmpty();
     }
 
-    /** True when every mapping is a catch-all (or there are none): such an account has no fixed model set. */
+    /**
+     * True when every mapping is a catch-all or a pattern passing names through (or there are none):
+     * such an account has no fixed model set.
+     */
     public boolean hasOnlyCatchAll() {
-        return entries.stream().allMatch(ModelMapping::isCatchAll);
+        return entries.stream().allMatch(m -> m.isCatchAll() || m.passesNameThrough());
     }
 
     /**
-     * The upstream name this account uses for a requested model, or empty when it does not serve it.
-     * Exact mappings win over the catch-all; {@code to:"*"} passes the name through.
+     * The upstream name this account uses for a requested model, or empty when it does not serve it
+     * (P-12): exact beats any pattern, the longest matching prefix beats shorter ones, the catch-all
+     * (prefix "") comes last; the first of equals wins.
      */
     public Optional<String> upstreamNameFor(String requested) {
         if (entries.isEmpty()) {
             return Optional.of(requested);
         }
-        ModelMapping catchAll = null;
+        ModelMapping best = null;
         for (ModelMapping m : entries) {
-            if (m.isCatchAll()) {
-                catchAll = catchAll == null ? m : catchAll;
-            } else if (m.from().equals(requested)) {
+            if (!m.isPattern() && m.from().equals(requested)) {
                 return Optional.of(m.to());
             }
+            if (m.isPattern() && m.matches(requested)
+                    && (best == null || m.prefix().length() > best.prefix().length())) {
+                best = m;
+            }
         }
-        if (catchAll == null) {
-            return Optional.empty();
-        }
-        return Optional.of(ModelMapping.CATCH_ALL.equals(catchAll.to()) ? requested : catchAll.to());
+        return best == null ? Optional.empty() : Optional.of(best.upstreamFor(requested));
     }
 
-    /** Client-facing names (not the catch-all) whose mapping leads to the given model key. */
+    /**
+     * Client-facing names that lead to the given model key: every exact mapping's {@code from}, and the
+     * key itself when a prefix pattern takes it there (a name known to work). The catch-all adds none.
+     */
     public List<String> clientNamesFor(String modelKey) {
         List<String> names = new ArrayList<>();
+        boolean patternLeads = false;
         for (ModelMapping m : entries) {
-            if (!m.isCatchAll() && ModelKey.of(m.to()).equals(modelKey)) {
+            if (!m.isPattern() && ModelKey.of(m.to()).equals(modelKey)) {
                 names.add(m.from());
             }
+            patternLeads |= m.isPattern() && !m.isCatchAll() && m.matches(modelKey);
+        }
+        if (patternLeads && !names.contains(modelKey)
+                && upstreamNameFor(modelKey).map(ModelKey::of).filter(modelKey::equals).isPresent()) {
+            names.add(modelKey);
         }
         return names;
     }
 
-    /** Distinct model keys of the non-catch-all mappings, in mapping order. */
+    /** Distinct model keys of the mappings with a fixed upstream name (not the catch-all), in mapping order. */
     public List<String> modelKeys() {
         List<String> keys = new ArrayList<>();
         for (ModelMapping m : entries) {
-            if (!m.isCatchAll() && !keys.contains(ModelKey.of(m.to()))) {
+            if (!m.isCatchAll() && !m.passesNameThrough() && !keys.contains(ModelKey.of(m.to()))) {
                 keys.add(ModelKey.of(m.to()));
             }
         }
@@ -104,6 +128,10 @@ public record ModelMappings(List<ModelMapping> entries) {
 
     private static boolean hasControlChars(String s) {
         return s.chars().anyMatch(Character::isISOControl);
+    }
+
+    private static ValidationException wildcard(String message) {
+        return new ValidationException(WILDCARD_ERROR, "model_mappings", message);
     }
 
     private static ValidationException invalid(String message) {

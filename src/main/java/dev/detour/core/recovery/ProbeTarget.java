@@ -31,7 +31,8 @@ public final class ProbeTarget {
                 return name;
             }
         }
-        return account.mappings().entries().stream().filter(m -> !m.isCatchAll()).map(ModelMapping::from)
+        // P-12: a pattern is no name to send; its first concrete name is what clientName found above
+        return account.mappings().entries().stream().filter(m -> !m.isPattern()).map(ModelMapping::from)
                 .findFirst();
     }
 
@@ -46,7 +47,7 @@ public final class ProbeTarget {
         }
         // a catch-all that passes names through still serves the key under its own name
         boolean passThroughCatchAll = account.mappings().entries().stream()
-                .anyMatch(m -> m.isCatchAll() && ModelMapping.CATCH_ALL.equals(m.to()));
+                .anyMatch(m -> m.isCatchAll() && m.passesNameThrough());
         return passThroughCatchAll ? Optional.of(modelKey) : Optional.empty();
     }
 }

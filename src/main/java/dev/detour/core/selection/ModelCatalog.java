@@ -4,6 +4,7 @@ import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.ModelMapping;
 import dev.detour.core.keys.KeyPolicy;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -12,8 +13,11 @@ import java.util.TreeSet;
  * P-9 {@code GET /v1/models}: the client-facing names a key may reach, sorted. Paused or cooling
  * models and accounts in a failure status are not hidden (seed: a pause is a temporary action;
  * the request's own error code is the answer); disabled, archived and out-of-scope accounts are.
- * A pass-through or catch-all account serves any name, so it adds nothing it could enumerate —
- * except a key's explicit allowed-model list, which it then makes reachable.
+ * A pass-through, catch-all or prefix-pattern mapping serves names it cannot enumerate, so only
+ * concrete ids are listed (P-12): every exact {@code from}; a pattern's fixed {@code to} when the
+ * pattern itself takes that name (e.g. {@code claude-sonnet-*} → {@code claude-sonnet-4-5} lists
+ * {@code claude-sonnet-4-5}); and a key's explicit allowed-model names that such a mapping takes.
+ * A pattern is never listed as a model id: no client could send it as one.
  */
 public final class ModelCatalog {
     private ModelCatalog() {
@@ -26,24 +30,46 @@ public final class ModelCatalog {
 
     public static List<String> clientModels(List<Account> accounts, KeyPolicy policy) {
         TreeSet<String> names = new TreeSet<>();
-        boolean servesAnyName = false;
-        for (Account account : accounts) {
-            if (!account.enabled() || account.archived() || !policy.allowsGroup(account.groupId())) {
-                continue;
-            }
+        List<Account> reachable = reachableAccounts(accounts, policy);
+        for (Account account : reachable) {
             for (ModelMapping mapping : account.mappings().entries()) {
-                if (mapping.isCatchAll()) {
-                    servesAnyName = true;
-                } else {
+                if (!mapping.isPattern()) {
                     names.add(mapping.from());
+                } else if (!mapping.passesNameThrough() && !mapping.isCatchAll() && mapping.matches(mapping.to())) {
+                    names.add(mapping.to());
                 }
             }
-            servesAnyName |= account.mappings().isPassThrough();
         }
-        if (servesAnyName) {
-            names.addAll(policy.allowedModels());
+        for (String allowed : policy.allowedModels()) {
+            if (servedByAny(reachable, allowed)) {
+                names.add(allowed);
+            }
         }
         names.removeIf(name -> !policy.allowsModel(name));
         return List.copyOf(names);
+    }
+
+    /**
+     * P-12 {@code GET /v1/models/{id}}: true when the key may use this name and an account in its scope
+     * would take it (exact, pattern, catch-all or pass-through) — the same test selection applies,
+     * so a 404 here means a request for it would be refused as unmapped.
+     */
+    public static boolean serves(List<Account> accounts, KeyPolicy policy, String model) {
+        return model != null && !model.isEmpty() && policy.allowsModel(model)
+                && servedByAny(reachableAccounts(accounts, policy), model);
+    }
+
+    private static List<Account> reachableAccounts(List<Account> accounts, KeyPolicy policy) {
+        List<Account> out = new ArrayList<>();
+        for (Account account : accounts) {
+            if (account.enabled() && !account.archived() && policy.allowsGroup(account.groupId())) {
+                out.add(account);
+            }
+        }
+        return out;
+    }
+
+    private static boolean servedByAny(List<Account> accounts, String model) {
+        return accounts.stream().anyMatch(a -> a.mappings().upstreamNameFor(model).isPresent());
     }
 }

@@ -32,7 +32,9 @@ public enum ReasonCode {
     RETRY_SAME_ACCOUNT,
     SWITCHED_AFTER_FAILURE,
     RETRY_STOPPED_AFTER_COMMIT,
-    RETURNED_CLIENT_ERROR;
+    RETURNED_CLIENT_ERROR,
+    /** P-10': continues server-side state Detour has no binding for: one account, never replayed on another. */
+    STATE_BOUND_UNKNOWN;
 
     /** Kept, not derived per call: every request event carries one (a lower-case copy showed in the profile). */
     private final String wire = name().toLowerCase(Locale.ROOT);

@@ -104,6 +104,11 @@ class AccountValidationIT {
         raw(c, "model_mappings", "[{\"from\":\"*\",\"to\":\"*\"}]", OK);
         raw(c, "model_mappings", "[{\"from\":\"a\",\"to\":\"\"}]", "validation.model_mappings");
         raw(c, "model_mappings", "[{\"from\":\"a\",\"to\":\"*\"}]", "validation.model_mappings");
+        // P-12: a prefix pattern ends in its only *; to is one upstream name or * (the requested name)
+        raw(c, "model_mappings", "[{\"from\":\"claude-sonnet-*\",\"to\":\"claude-sonnet-4-5\"},"
+                + "{\"from\":\"claude-*\",\"to\":\"*\"}]", OK);
+        raw(c, "model_mappings", "[{\"from\":\"claude-*-x\",\"to\":\"b\"}]", "validation.model_mapping_wildcard");
+        raw(c, "model_mappings", "[{\"from\":\"claude-*\",\"to\":\"up-*\"}]", "validation.model_mapping_wildcard");
         raw(c, "model_mappings", "[{\"from\":\"a\",\"to\":\"b\"},{\"from\":\"a\",\"to\":\"c\"}]", "validation.model_mappings");
         raw(c, "model_mappings", "\"a->b\"", "validation.model_mappings");
         raw(c, "model_mappings", "[{\"from\":1,\"to\":\"b\"}]", "validation.model_mappings");

@@ -53,6 +53,26 @@ class JsonPeekerTest {
     }
 
     @Test
+    void claudeCodesSessionInsideMetadataUserIdComesBeforeEveryOtherBodyField() {
+        assertEquals("57a1-legacy", peek("{\"metadata\":{\"conversation_id\":\"c1\",\"user_id\":"
+                + "\"user_9f_account__session_57a1-legacy\"},\"user\":\"u\"}").sessionId());
+        assertEquals("54c1-json", peek("{\"metadata\":{\"conversation_id\":\"c1\",\"user_id\":"
+                + "\"{\\\"device_id\\\":\\\"d\\\",\\\"account_uuid\\\":\\\"\\\",\\\"session_id\\\":\\\"54c1-json\\\"}\"}}")
+                .sessionId());
+        assertEquals("c1", peek("{\"metadata\":{\"conversation_id\":\"c1\",\"user_id\":\"alice\"}}").sessionId(),
+                "a user_id without a session keeps its old place");
+    }
+
+    @Test
+    void aConversationRequestIsNeverSentTwiceThoughItHasNoStoreOrBackground() {
+        RequestPeek q = peek("{\"model\":\"m\",\"conversation\":\"conv_9\"}");
+        assertFalse(q.sideEffecting());
+        assertTrue(q.neverSentTwice());
+        assertEquals("conversation:conv_9", q.stateId());
+        assertFalse(peek("{\"model\":\"m\",\"previous_response_id\":\"resp_1\"}").neverSentTwice());
+    }
+
+    @Test
     void stateBoundAndSideEffectingFieldsAreSeen() {
         RequestPeek p = peek("{\"model\":\"m\",\"previous_response_id\":\"resp_1\",\"store\":true}");
         assertTrue(p.stateBound());

@@ -2,7 +2,10 @@ package dev.detour.core.selection;
 
 import static dev.detour.testkit.AccountMother.account;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
 import dev.detour.core.keys.GroupScope;
 import dev.detour.core.keys.KeyPolicy;
@@ -42,6 +45,34 @@ class ModelCatalogTest {
                 glmOnly);
 
         assertEquals(List.of("glm-5.3"), models);
+    }
+
+    @Test
+    void aPatternIsNeverListedButItsConcreteTargetAndTheKeysNamedModelsItTakesAre() {
+        List<Account> accounts = List.of(account(1).maps("claude-sonnet-*", "claude-sonnet-4-5")
+                .maps("claude-opus-*", "*").maps("gpt-*", "glm-up").build());
+        List<String> open = ModelCatalog.clientModels(accounts, KeyPolicy.UNRESTRICTED);
+        List<String> named = ModelCatalog.clientModels(accounts,
+                KeyPolicy.UNRESTRICTED.withAllowedModels(Set.of("claude-opus-4-1", "claude-haiku-4-5")));
+
+        assertEquals(List.of("claude-sonnet-4-5"), open, "glm-up is no name gpt-* takes; claude-opus-* names none");
+        assertEquals(List.of("claude-opus-4-1"), named, "claude-haiku-4-5 is not served");
+    }
+
+    @Test
+    void servesAnswersForEveryNameSelectionWouldRouteAndNoOther() {
+        List<Account> accounts = List.of(account(1).maps("claude-sonnet-*", "sonnet-up").build(),
+                account(2).group(9).serves("glm-5.3").build());
+        KeyPolicy noGroup9 = KeyPolicy.UNRESTRICTED.withGroups(GroupScope.allExcept(9L));
+
+        assertTrue(ModelCatalog.serves(accounts, KeyPolicy.UNRESTRICTED, "claude-sonnet-4-5-20250929"));
+        assertTrue(ModelCatalog.serves(accounts, KeyPolicy.UNRESTRICTED, "glm-5.3"));
+        assertFalse(ModelCatalog.serves(accounts, noGroup9, "glm-5.3"), "out of the key's scope");
+        assertFalse(ModelCatalog.serves(accounts, KeyPolicy.UNRESTRICTED, "claude-opus-4-1"));
+        assertFalse(ModelCatalog.serves(accounts, KeyPolicy.UNRESTRICTED.withAllowedModels(Set.of("glm-5.3")),
+                "claude-sonnet-4-5"), "the key may not use it");
+        assertTrue(ModelCatalog.serves(List.of(account(3).build()), KeyPolicy.UNRESTRICTED, "anything"),
+                "a pass-through account takes any name");
     }
 
     @Test
