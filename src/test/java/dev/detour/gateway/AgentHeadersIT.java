@@ -6,16 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.testkit.FakeUpstream;
-import dev.detour.testkit.Gateway;
 import dev.detour.testkit.RecordedRequest;
 import dev.detour.testkit.Reply;
+import dev.detour.testkit.TwoUpstreamsCase;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,31 +22,18 @@ import org.junit.jupiter.api.Test;
  * P-12: the session and feature headers Claude Code, Codex and the SDKs send reach the upstream (the
  * Detour key never does), and S-6 stickiness follows their session header before any body field.
  */
-class AgentHeadersIT {
+class AgentHeadersIT extends TwoUpstreamsCase {
     private static final String MAPS = "[{\"from\":\"claude-sonnet-*\",\"to\":\"up-sonnet\"},"
             + "{\"from\":\"gpt-5.6-sol\",\"to\":\"up-sol\"}]";
     private static final String MESSAGE = "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":"
             + "\"up-sonnet\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],\"stop_reason\":\"end_turn\","
             + "\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}";
-    private Gateway gw;
-    private FakeUpstream a;
-    private FakeUpstream b;
 
     @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        a = FakeUpstream.start();
-        b = FakeUpstream.start();
+    void answerMessagesAndChat() {
         for (FakeUpstream up : List.of(a, b)) {
             up.handler(req -> req.path().startsWith("/v1/messages") ? Reply.json(200, MESSAGE) : Reply.chatCompletion());
         }
-    }
-
-    @AfterEach
-    void stop() {
-        gw.close();
-        a.close();
-        b.close();
     }
 
     private long anthropicAccount(String name, FakeUpstream upstream) {

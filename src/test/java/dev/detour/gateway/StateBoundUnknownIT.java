@@ -5,15 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Reply;
+import dev.detour.testkit.TwoUpstreamsCase;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,28 +22,15 @@ import org.junit.jupiter.api.Test;
  * the event and the explanation say so with {@code state_bound_unknown}. Before: a 500 on the first
  * account sent it to the second, where the state does not exist.
  */
-class StateBoundUnknownIT {
+class StateBoundUnknownIT extends TwoUpstreamsCase {
     private static final String MAPS = "[{\"from\":\"m\",\"to\":\"up\"}]";
-    private Gateway gw;
-    private FakeUpstream a;
-    private FakeUpstream b;
     private long idA;
 
     @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        a = FakeUpstream.start();
-        b = FakeUpstream.start();
+    void accounts() {
         // a first (priority 0), b second: without P-10' a failure on a would go to b
         idA = gw.account("a", a, MAPS, "{\"priority\":0}");
         gw.account("b", b, MAPS, "{\"priority\":1}");
-    }
-
-    @AfterEach
-    void stop() {
-        gw.close();
-        a.close();
-        b.close();
     }
 
     @Test
