@@ -214,12 +214,23 @@ public final class Forwarder {
         // P-8': 429 when every attempt hit a rate limit, 503 (Anthropic 529) when every one was overload,
         // 5xx or transport, 502 for a mix; Retry-After = when the soonest of those routes is usable again
         PoolAnswer answer = PoolAnswer.afterAttempts(trace.failedAttempts,
-                call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC, clock.instant());
+                call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC, clock.instant(), soonestLeftOut(plan));
         if (answer.retryAfterSeconds() > 0) {
             trace.extraHeaders.add(new Header("retry-after", Long.toString(answer.retryAfterSeconds())));
         }
         answerError(trace, sink, answer.status(), answer.code(), answer.type(), "every route failed after "
                 + trace.attempts.size() + " attempt(s); request " + call.requestId(), Outcome.FAILURE);
+    }
+
+    /** When the first route the plan left out while cooling (or halted) is usable again, or null. */
+    private static Instant soonestLeftOut(Plan plan) {
+        Instant soonest = null;
+        for (var r : plan.rejections()) {
+            if (r.until() != null && (soonest == null || r.until().isBefore(soonest))) {
+                soonest = r.until();
+            }
+        }
+        return soonest;
     }
 
     /** When the route (account block, model cooldown) is usable again after its recorded failure; null: at once. */

@@ -51,23 +51,35 @@ public record PoolAnswer(int status, String code, String type, long retryAfterSe
         return new PoolAnswer(status, error.code(), typeFor(status, anthropic), retryAfter);
     }
 
+    /** As below, with no other (untried, cooling) route to consider. */
+    public static PoolAnswer afterAttempts(List<FailedAttempt> attempts, boolean anthropic, Instant now) {
+        return afterAttempts(attempts, anthropic, now, null);
+    }
+
     /**
      * Every tried candidate failed ({@code route_pool.all_failed}): all on a rate limit → 429 with the
-     * seconds until the soonest of their routes is usable (at least 1); all on overload/5xx/transport →
-     * 503 (Anthropic callers 529 {@code overloaded_error}) with that Retry-After when some route has a
+     * seconds until the soonest route is usable (at least 1); all on overload/5xx/transport → 503
+     * (Anthropic callers 529 {@code overloaded_error}) with that Retry-After when some route has a
      * known recovery time; a mix, another cause or no attempt at all → 502.
+     *
+     * @param otherRouteUsableAt when the soonest route that was not tried (left out while cooling) is
+     *                           usable again, or null — it may come back before the failed ones
      */
-    public static PoolAnswer afterAttempts(List<FailedAttempt> attempts, boolean anthropic, Instant now) {
+    public static PoolAnswer afterAttempts(List<FailedAttempt> attempts, boolean anthropic, Instant now,
+            Instant otherRouteUsableAt) {
         String code = PoolErrorCode.ALL_FAILED.code();
         Cause cause = commonCause(attempts);
+        // a left-out route whose window ended while this request ran is usable now
+        Instant other = otherRouteUsableAt == null || otherRouteUsableAt.isAfter(now) ? otherRouteUsableAt : now;
         if (cause == Cause.RATE_LIMIT) {
-            return new PoolAnswer(429, code, typeFor(429, anthropic), Math.max(1, secondsToSoonest(attempts, now)));
+            return new PoolAnswer(429, code, typeFor(429, anthropic),
+                    Math.max(1, secondsToSoonest(attempts, other, now)));
         }
         if (cause == Cause.OVERLOAD) {
             int status = anthropic ? ANTHROPIC_OVERLOADED : 503;
-            boolean known = attempts.stream().anyMatch(a -> a.usableAt() != null);
+            boolean known = other != null || attempts.stream().anyMatch(a -> a.usableAt() != null);
             return new PoolAnswer(status, code, typeFor(status, anthropic),
-                    known ? Math.max(1, secondsToSoonest(attempts, now)) : 0);
+                    known ? Math.max(1, secondsToSoonest(attempts, other, now)) : 0);
         }
         return new PoolAnswer(PoolErrorCode.ALL_FAILED.httpStatus(), code, typeFor(502, anthropic), 0);
     }
@@ -86,8 +98,8 @@ public record PoolAnswer(int status, String code, String type, long retryAfterSe
     }
 
     /** Whole seconds (rounded up) until the soonest route is usable; a route usable at once counts as now. */
-    private static long secondsToSoonest(List<FailedAttempt> attempts, Instant now) {
-        Instant soonest = null;
+    private static long secondsToSoonest(List<FailedAttempt> attempts, Instant other, Instant now) {
+        Instant soonest = other;
         for (FailedAttempt a : attempts) {
             Instant at = a.usableAt() == null || a.usableAt().isBefore(now) ? now : a.usableAt();
             soonest = soonest == null || at.isBefore(soonest) ? at : soonest;

@@ -111,6 +111,18 @@ class PoolAnswerTest {
     }
 
     @Test
+    void aCoolingRouteThatWasNotTriedCountsWhenItComesBackSooner() {
+        assertEquals(3, PoolAnswer.afterAttempts(attempts("429+20"), false, NOW, NOW.plusSeconds(3))
+                .retryAfterSeconds());
+        assertEquals(20, PoolAnswer.afterAttempts(attempts("429+20"), false, NOW, NOW.plusSeconds(60))
+                .retryAfterSeconds());
+        assertEquals(5, PoolAnswer.afterAttempts(attempts("503+8"), true, NOW, NOW.plusSeconds(5))
+                .retryAfterSeconds());
+        assertEquals(1, PoolAnswer.afterAttempts(attempts("429+20"), false, NOW, NOW.minusSeconds(1))
+                .retryAfterSeconds(), "a left-out route whose window ended during the request is usable now");
+    }
+
+    @Test
     void noAttemptAtAllIsNotARateLimitNorAnOverload() {
         PoolAnswer answer = PoolAnswer.afterAttempts(List.of(), true, NOW);
 
