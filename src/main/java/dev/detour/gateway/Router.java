@@ -96,7 +96,8 @@ public final class Router {
         if (plan.isSelected()) {
             return new Decision(plan, null);
         }
-        if (bound != null) {
+        if (bound != null && plan.error() != PoolErrorCode.RATE_LIMITED) {
+            // C-4': a bound account inside its upstream's stated window is a wait (429 below), not a loss
             return new Decision(plan, stateBoundRefusal(call, bound));
         }
         PoolErrorCode error = plan.error();

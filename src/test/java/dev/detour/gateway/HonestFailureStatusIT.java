@@ -186,4 +186,25 @@ class HonestFailureStatusIT extends TwoUpstreamsCase {
         assertTrue(policy.path("cooldown_enabled").asBoolean(), policy.toString());
         assertEquals(10, policy.path("cooldown_seconds").asInt());
     }
+
+    @Test
+    void aStateBoundRequestWhoseAccountIsInsideAStatedWindowWaitsWith429NotALoss() {
+        long id = gw.account("a", a, MAPS, RETRIES);
+        a.enqueue(Reply.json(200, "{\"id\":\"resp_abc\",\"object\":\"response\",\"status\":\"completed\","
+                + "\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}"));
+        assertEquals(200, gw.post("/v1/responses", "{\"model\":\"gpt-5.6-sol\",\"input\":\"hi\"}").statusCode());
+        Gateway.await(() -> Long.valueOf(id).equals(gw.app.database().read(s -> s.getMapper(
+                dev.detour.adapter.db.SmartMapper.class).selectResponseBinding("resp_abc", gw.clock.instant()))),
+                "binding written");
+        String next = "{\"model\":\"gpt-5.6-sol\",\"input\":\"more\",\"previous_response_id\":\"resp_abc\"}";
+        a.enqueue(Reply.openAiError(429, "rate limit reached", "rate_limit_exceeded").header("retry-after", "20"));
+
+        HttpResponse<String> limited = gw.post("/v1/responses", next);
+        assertEquals(429, limited.statusCode(), limited.body());
+        HttpResponse<String> waiting = gw.post("/v1/responses", next);
+        assertEquals(429, waiting.statusCode(), waiting.body());
+        assertEquals("route_pool.rate_limited", error(waiting).path("code").asText());
+        assertEquals("20", retryAfter(waiting));
+        assertEquals(2, a.requestCount(), "the bound account is not called inside its stated window");
+    }
 }
