@@ -13,12 +13,20 @@ public final class ErrorEnvelope {
     }
 
     public static byte[] of(EndpointFamily.Protocol protocol, String code, String message) {
+        return of(protocol, code, null, message);
+    }
+
+    /**
+     * With an explicit {@code error.type} (P-8': {@code not_found_error}, {@code rate_limit_error},
+     * {@code overloaded_error}, …); null keeps the family's default for the code.
+     */
+    public static byte[] of(EndpointFamily.Protocol protocol, String code, String type, String message) {
         String escaped = escape(message);
         String json = protocol == EndpointFamily.Protocol.ANTHROPIC
-                ? "{\"type\":\"error\",\"error\":{\"type\":\"" + anthropicType(code) + "\",\"code\":\"" + code
-                        + "\",\"message\":\"" + escaped + "\"}}"
-                : "{\"error\":{\"message\":\"" + escaped + "\",\"type\":\"detour_error\",\"code\":\"" + code
-                        + "\"}}";
+                ? "{\"type\":\"error\",\"error\":{\"type\":\"" + (type != null ? type : anthropicType(code))
+                        + "\",\"code\":\"" + code + "\",\"message\":\"" + escaped + "\"}}"
+                : "{\"error\":{\"message\":\"" + escaped + "\",\"type\":\"" + (type != null ? type : "detour_error")
+                        + "\",\"code\":\"" + code + "\"}}";
         return json.getBytes(StandardCharsets.UTF_8);
     }
 

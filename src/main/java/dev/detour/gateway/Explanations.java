@@ -24,7 +24,8 @@ public final class Explanations {
 
     /**
      * The explain document of one stored event ({@code event} is the SPEC §9 request document):
-     * the chosen route, the attempt chain and the routes passed over, each cheaper one marked.
+     * the chosen route, the attempt chain and the routes passed over, each one cheaper than the chosen
+     * route marked (none when no route was chosen: a refusal names no misleading "cheaper" route).
      */
     public ObjectNode explain(PoolSnapshot.View view, JsonNode event) {
         ObjectNode o = JSON.createObjectNode();
@@ -47,7 +48,8 @@ public final class Explanations {
         event.path("rejections").forEach(r -> {
             ObjectNode step = route(view, r.path("account_id").asLong());
             step.set("reason", r.get("reason"));
-            step.put("cheaper", ratio(view, r.path("account_id").asLong()) < chosenRatio);
+            // a refusal (no route chosen, e.g. an unmapped model) has nothing to be cheaper than
+            step.put("cheaper", chosen != null && ratio(view, r.path("account_id").asLong()) < chosenRatio);
             passed.add(step);
         });
         return o;

@@ -1,18 +1,23 @@
 package dev.detour.gateway;
 
 import dev.detour.core.account.Account;
+import dev.detour.core.account.AccountFailureState;
 import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.account.ModelState;
 import dev.detour.core.failure.Failure;
-import dev.detour.core.failure.FailureClass;
 import dev.detour.core.failure.FailureClassifier;
 import dev.detour.core.selection.Candidate;
+import dev.detour.core.selection.ModelStateKey;
 import dev.detour.core.selection.Plan;
+import dev.detour.core.selection.PoolAnswer;
 import dev.detour.core.selection.PoolErrorCode;
 import dev.detour.core.selection.ReasonCode;
 import dev.detour.gateway.RequestEvent.AttemptRecord;
 import dev.detour.gateway.RequestEvent.Outcome;
 import dev.detour.gateway.RequestEvent.RejectionRecord;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -151,7 +156,7 @@ public final class Forwarder {
             if (r.retryAfterSeconds() > 0) {
                 trace.extraHeaders.add(new Header("retry-after", Long.toString(r.retryAfterSeconds())));
             }
-            answerError(trace, sink, r.status(), r.code(), r.message(), Outcome.FAILURE);
+            answerError(trace, sink, r.status(), r.code(), r.type(), r.message(), Outcome.FAILURE);
             return;
         }
         trace.stateBoundUnknown = decision.stateBoundUnknown();
@@ -210,8 +215,36 @@ public final class Forwarder {
         if (load != null) {
             load.requestFailed(trace.failed, clock.instant()); // S-9: every attempt failed
         }
-        answerError(trace, sink, 502, PoolErrorCode.ALL_FAILED.code(), "every route failed after " + trace.attempts.size()
-                + " attempt(s); request " + call.requestId(), Outcome.FAILURE);
+        // P-8': 429 when every attempt hit a rate limit, 503 (Anthropic 529) when every one was overload,
+        // 5xx or transport, 502 for a mix; Retry-After = when the soonest of those routes is usable again
+        PoolAnswer answer = PoolAnswer.afterAttempts(trace.failedAttempts,
+                call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC, clock.instant(), soonestLeftOut(plan));
+        if (answer.retryAfterSeconds() > 0) {
+            trace.extraHeaders.add(new Header("retry-after", Long.toString(answer.retryAfterSeconds())));
+        }
+        answerError(trace, sink, answer.status(), answer.code(), answer.type(), "every route failed after "
+                + trace.attempts.size() + " attempt(s); request " + call.requestId(), Outcome.FAILURE);
+    }
+
+    /** When the first route the plan left out while cooling (or halted) is usable again, or null. */
+    private static Instant soonestLeftOut(Plan plan) {
+        Instant soonest = null;
+        for (var r : plan.rejections()) {
+            if (r.until() != null && (soonest == null || r.until().isBefore(soonest))) {
+                soonest = r.until();
+            }
+        }
+        return soonest;
+    }
+
+    /** When the route (account block, model cooldown) is usable again after its recorded failure; null: at once. */
+    private Instant usableAt(long accountId, String modelKey) {
+        PoolSnapshot.View view = snapshot.view();
+        Account current = view.byId().get(accountId);
+        Instant until = current == null || current.failure() == null ? null : current.failure().blockedUntil();
+        ModelState row = modelKey == null ? null : view.models().get(new ModelStateKey(accountId, modelKey));
+        until = AccountFailureState.later(until, row == null ? null : row.cooldownUntil());
+        return until != null && until.isAfter(clock.instant()) ? until : null;
     }
 
     private static boolean skippedForCapacity(Trace trace) {
@@ -254,7 +287,9 @@ public final class Forwarder {
             boolean sideEffectStop = call.peek().neverSentTwice() && result.dispatched();
             // P-10': the state may live on this account (or was just created here): no other account after dispatch
             boolean stateStop = trace.stateBoundUnknown && result.dispatched();
-            if (retriesLeft > 0 && retriesSameAccount(failure) && !sideEffectStop) {
+            // C-4': never on a 429 or when the upstream named a wait longer than the retry interval
+            Duration interval = Duration.ofMillis(account.failurePolicy().retryIntervalMs());
+            if (retriesLeft > 0 && failure.retrySameAccount(interval) && !sideEffectStop) {
                 retriesLeft--;
                 trace.attempts.add(attempt(account, failure, durationMs, "retry_same"));
                 pauser.pause(account.failurePolicy().retryIntervalMs());
@@ -263,6 +298,7 @@ public final class Forwarder {
             trace.attempts.add(attempt(account, failure, durationMs, "switch"));
             smart.stats().record(account.id(), candidate.modelKey(), false, null); // S-3: real traffic only
             state.onFailure(account, candidate.modelKey(), failure, clock.instant());
+            trace.failedAttempts.add(new PoolAnswer.FailedAttempt(failure, usableAt(account.id(), candidate.modelKey())));
             events.touchAccount(account.id(), false, clock.instant(), null);
             loadFailed(call, account, failure, trace);
             if (stateStop) {
@@ -277,15 +313,6 @@ public final class Forwarder {
             trace.reasonCode = ReasonCode.SWITCHED_AFTER_FAILURE.wire();
             return Step.NEXT;
         }
-    }
-
-    /** 401/403 are never retried on the same account; permanent and quota verdicts are final for it. */
-    private static boolean retriesSameAccount(Failure failure) {
-        if (failure.failureClass() == FailureClass.PERMANENT || failure.quota()) {
-            return false;
-        }
-        Integer status = failure.status();
-        return status == null || (status != 401 && status != 403);
     }
 
     private void deliver(ClientCall call, Candidate candidate, AttemptResult result, Trace trace, ResponseSink sink) {
@@ -397,12 +424,18 @@ public final class Forwarder {
 
     private void answerError(Trace trace, ResponseSink sink, int status, String code, String message,
             Outcome outcome) {
+        answerError(trace, sink, status, code, null, message, outcome);
+    }
+
+    /** {@code type}: the envelope's error.type (P-8'), or null for the family's default. */
+    private void answerError(Trace trace, ResponseSink sink, int status, String code, String type, String message,
+            Outcome outcome) {
         EndpointFamily.Protocol protocol = trace.family == null ? EndpointFamily.Protocol.OPENAI
                 : trace.family.protocol();
         trace.errorCode = code;
         List<Header> headers = new ArrayList<>(trace.extraHeaders);
         headers.add(new Header("content-type", "application/json"));
-        answer(trace, sink, status, headers, ErrorEnvelope.of(protocol, code, message), outcome);
+        answer(trace, sink, status, headers, ErrorEnvelope.of(protocol, code, type, message), outcome);
     }
 
     private void answer(Trace trace, ResponseSink sink, int status, List<Header> headers, byte[] body,

@@ -16,6 +16,8 @@ final class RefusalMessages {
             case MODEL_UNAVAILABLE -> "every account serving " + model + " has it paused or in error";
             case NO_ELIGIBLE_ROUTE -> noEligibleRoute(model, plan);
             case HALTED -> "every group serving " + model + " is halted";
+            case RATE_LIMITED -> "every route serving " + model + " is rate-limited by its upstream until the time"
+                    + " it stated; no upstream was called";
             default -> error.code();
         };
     }

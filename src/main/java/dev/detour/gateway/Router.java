@@ -4,6 +4,7 @@ import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.keys.KeyPolicy;
 import dev.detour.core.selection.Plan;
+import dev.detour.core.selection.PoolAnswer;
 import dev.detour.core.selection.PoolErrorCode;
 import dev.detour.core.selection.RandomSource;
 import dev.detour.core.selection.RankingInputs;
@@ -19,7 +20,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * into either a plan or a client-visible refusal with a stable code (P-8).
  */
 public final class Router {
-    public record Refusal(int status, String code, String message, long retryAfterSeconds) {
+    /** {@code type} is the envelope's {@code error.type} (P-8'), or null for the family's default. */
+    public record Refusal(int status, String code, String message, long retryAfterSeconds, String type) {
+        public Refusal(int status, String code, String message, long retryAfterSeconds) {
+            this(status, code, message, retryAfterSeconds, null);
+        }
     }
 
     /**
@@ -97,15 +102,21 @@ public final class Router {
         if (plan.isSelected()) {
             return new Decision(plan, null, bound == null && call.peek().stateBound());
         }
-        if (bound != null) {
+        if (bound != null && plan.error() != PoolErrorCode.RATE_LIMITED) {
+            // C-4': a bound account inside its upstream's stated window is a wait (429 below), not a loss
             return new Decision(plan, stateBoundRefusal(call, bound));
         }
         PoolErrorCode error = plan.error();
-        // S-9: Retry-After is the time to the halt's end rounded up (an exact 30 s halt says 30, not 31)
+        // S-9 / C-4': Retry-After is the time to the halt's (or the stated window's) end rounded up (an exact
+        // 30 s halt says 30, not 31)
         long retryAfter = plan.retryAfter() == null ? 0
                 : Math.max(1, (Duration.between(now, plan.retryAfter()).toMillis() + 999) / 1000);
-        return new Decision(plan, new Refusal(error.httpStatus(), error.code(),
-                RefusalMessages.of(error, model, plan) + "; 0 attempts; request " + call.requestId(), retryAfter));
+        // P-8': status and envelope type by cause (404 unmatched, 503 unavailable, 429 stated windows)
+        PoolAnswer answer = PoolAnswer.refusal(error, call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC,
+                retryAfter);
+        return new Decision(plan, new Refusal(answer.status(), answer.code(),
+                RefusalMessages.of(error, model, plan) + "; 0 attempts; request " + call.requestId(),
+                answer.retryAfterSeconds(), answer.type()));
     }
 
     /**

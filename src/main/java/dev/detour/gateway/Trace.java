@@ -23,6 +23,8 @@ final class Trace {
     final List<Header> extraHeaders = new ArrayList<>(0);
     /** S-9: the failed accounts of this request, for the group halt decision at its end. */
     final List<LoadState.Failed> failed = new ArrayList<>(0);
+    /** P-8': each failed account's verdict and recovery time, for the client-facing status. */
+    final List<dev.detour.core.selection.PoolAnswer.FailedAttempt> failedAttempts = new ArrayList<>(0);
     String modelKey;
     Long accountId;
     Long groupId;

@@ -14,13 +14,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
-/** C-6 end to end: threshold, ladder, half-open trial, success reset; exponential backoff across a restart. */
+/**
+ * C-6 end to end: threshold, ladder, half-open trial, success reset; exponential backoff across a restart.
+ * The breaker accounts state cooldown off, the default when these were written (C-1' turned it on): each
+ * failure here must reach the breaker, not be stopped earlier by a 10 s cooldown.
+ */
 class BreakerIT extends TwoUpstreamsCase {
     private static final String MAPS = "[{\"from\":\"gpt-5.6-sol\",\"to\":\"upstream-sol\"}]";
 
     @Test
     void thirdConsecutiveFailureOpensForThirtyMinutesThenOneHalfOpenTrialThenSuccessResets() {
-        long idA = gw.account("a", a, MAPS, "{\"priority\":0,\"failure_policy\":{\"retry_count\":0},"
+        long idA = gw.account("a", a, MAPS, "{\"priority\":0,\"failure_policy\":{\"retry_count\":0,"
+                + "\"cooldown_enabled\":false},"
                 + "\"breaker\":{\"enabled\":true,\"threshold\":3}}");
         gw.account("b", b, MAPS, "{\"priority\":1}");
         for (int i = 1; i <= 3; i++) {
@@ -55,7 +60,8 @@ class BreakerIT extends TwoUpstreamsCase {
     @Test
     void theExponentialBackoffStreakSurvivesARestart() {
         FakeUpstream dead = FakeUpstream.start();
-        long idDead = gw.account("dead", dead, MAPS, "{\"priority\":0,\"failure_policy\":{\"retry_count\":0},"
+        long idDead = gw.account("dead", dead, MAPS, "{\"priority\":0,\"failure_policy\":{\"retry_count\":0,"
+                + "\"cooldown_enabled\":false},"
                 + "\"backoff\":{\"mode\":\"exponential\",\"base_seconds\":600,\"cap_seconds\":7200}}");
         gw.account("b", b, MAPS, "{\"priority\":1}");
         dead.close(); // connection refused: an account-scoped transport failure
@@ -78,7 +84,8 @@ class BreakerIT extends TwoUpstreamsCase {
     }
 
     private long breakerAccount() {
-        long idA = gw.account("a", a, MAPS, "{\"priority\":0,\"failure_policy\":{\"retry_count\":0},"
+        long idA = gw.account("a", a, MAPS, "{\"priority\":0,\"failure_policy\":{\"retry_count\":0,"
+                + "\"cooldown_enabled\":false},"
                 + "\"breaker\":{\"enabled\":true,\"threshold\":3}}");
         gw.account("b", b, MAPS, "{\"priority\":1}");
         return idA;

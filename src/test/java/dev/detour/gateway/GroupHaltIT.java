@@ -49,7 +49,7 @@ class GroupHaltIT {
             gw.account("acct-" + u.port(), u, MAPS, NO_RETRY);
             u.enqueue(Reply.openAiError(429, "rate limit reached", "rate_limit_exceeded"));
         }
-        assertEquals(502, gw.chat("gpt-5.6-sol").statusCode());
+        assertEquals(429, gw.chat("gpt-5.6-sol").statusCode()); // P-8' (revised from 502): every attempt a 429
         assertEquals(3, a.requestCount() + b.requestCount() + c.requestCount());
         assertEquals(30, group().path("halted_remaining_s").asInt());
         assertEquals("rate_limit", group().path("halt_reason").asText());
@@ -94,7 +94,7 @@ class GroupHaltIT {
     void anUnreachableUpstreamHaltsTheGroupSixtySeconds() {
         gw.account("a", a, MAPS, NO_RETRY);
         a.close(); // connection refused
-        assertEquals(502, gw.chat("gpt-5.6-sol").statusCode());
+        assertEquals(503, gw.chat("gpt-5.6-sol").statusCode()); // P-8' (revised from 502): transport only
         assertEquals(60, group().path("halted_remaining_s").asInt());
         assertEquals("unreachable", group().path("halt_reason").asText());
         assertEquals(503, gw.chat("gpt-5.6-sol").statusCode());
@@ -106,7 +106,7 @@ class GroupHaltIT {
         gw.admin("PUT", "/groups/" + group, "{\"name\":\"default\",\"halt_policy\":\"off\"}");
         gw.account("a", a, MAPS, NO_RETRY);
         a.enqueue(Reply.openAiError(429, "rate limit reached", "rate_limit_exceeded"));
-        assertEquals(502, gw.chat("gpt-5.6-sol").statusCode());
+        assertEquals(429, gw.chat("gpt-5.6-sol").statusCode()); // P-8' (revised from 502)
         assertEquals(0, group().path("halted_remaining_s").asInt());
         assertEquals(200, gw.chat("gpt-5.6-sol").statusCode());
     }

@@ -61,9 +61,9 @@ class OutageTimelineIT {
 
     @Test
     void minuteByMinuteTheClientNeverSeesAFailure() {
-        // T+0: 429, same-account retry, still 429 → one model-scoped failure; switch
+        // T+0: 429 → no same-account retry (C-4', revised from "retry, still 429") → one model-scoped failure; switch
         ok("gpt-5.6-sol");
-        assertEquals(2, primary.requestCount());
+        assertEquals(1, primary.requestCount());
         JsonNode s = gw.accountState(id);
         assertEquals(1, s.path("transient_failure_count").asInt(), "UI: 1 error");
         assertEquals(0, s.path("cooldown_remaining_s").asInt(), "no account cooldown");

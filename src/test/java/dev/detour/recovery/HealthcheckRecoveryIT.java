@@ -44,9 +44,9 @@ class HealthcheckRecoveryIT {
     void aModelFlippedToErrorByAStreakComesBackOnlyWhenTheProbePasses() {
         long id = gw.account("a", upstream, MAPS, POLICY);
         upstream.enqueue(Reply.openAiError(500, "boom", "server_error"), Reply.openAiError(500, "boom", "server_error"));
-        assertEquals(502, gw.chat("gpt-5.6-sol").statusCode());
+        assertEquals(503, gw.chat("gpt-5.6-sol").statusCode()); // P-8' (revised from 502): a 5xx
         gw.clock.advance(Duration.ofSeconds(11));
-        assertEquals(502, gw.chat("gpt-5.6-sol").statusCode());
+        assertEquals(503, gw.chat("gpt-5.6-sol").statusCode());
         gw.clock.advance(Duration.ofSeconds(11)); // the row's cooldown has expired: now only its error status holds it
         assertEquals("error", RecoveryFixture.model(gw.accountState(id), "upstream-sol").path("status").asText(),
                 "two failures with one fingerprint reach the threshold of 2");

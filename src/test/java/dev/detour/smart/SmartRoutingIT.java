@@ -304,7 +304,7 @@ class SmartRoutingIT {
         fx.account("b", b, "default", 1, "m", "up-b");
         a.enqueue(Reply.openAiError(500, "boom", "server_error"));
         HttpResponse<String> r = fx.post(gw.key(), "/v1/responses", "{\"model\":\"m\",\"input\":\"hi\",\"store\":true}");
-        assertEquals(502, r.statusCode());
+        assertEquals(503, r.statusCode()); // P-8' (revised from 502): its one attempt was a 5xx
         assertEquals(0, b.requestCount());
         assertEquals("retry_stopped_after_commit", gw.events(1).get(0).path("reason_code").asText());
     }

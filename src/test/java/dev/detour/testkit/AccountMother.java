@@ -37,7 +37,7 @@ public final class AccountMother {
     private AccountStatus status = AccountStatus.OK;
     private Long quotaRemaining;
     private int maxInFlight;
-    private FailurePolicy failurePolicy = FailurePolicy.DEFAULTS;
+    private FailurePolicy failurePolicy = FailurePolicy.SEED_DEFAULTS;
     private RecoveryRule recovery = RecoveryRule.OFF;
     private AccountFailureState failure = AccountFailureState.CLEAN;
     private long successCount;

@@ -83,14 +83,16 @@ public final class AccountJsonColumns {
         try {
             JsonNode o = json == null ? null : JSON.readTree(json);
             if (o == null || !o.isObject()) {
-                return FailurePolicy.DEFAULTS;
+                return FailurePolicy.SEED_DEFAULTS; // C-1': a stored account keeps what it had (cooldown off)
             }
+            Boolean cooldown = bool(o, "cooldown_enabled");
             return FailurePolicy.withDefaults(integer(o, "retry_count"), integer(o, "retry_interval_ms"),
-                    bool(o, "cooldown_enabled"), integer(o, "cooldown_seconds"), integer(o, "semantic_error_threshold"),
+                    cooldown != null ? cooldown : Boolean.FALSE, // C-1': stored without it = the old default, off
+                    integer(o, "cooldown_seconds"), integer(o, "semantic_error_threshold"),
                     bool(o, "error_status_enabled"), bool(o, "honor_retry_after"),
                     integer(o, "retry_after_cap_seconds"));
         } catch (JsonProcessingException | RuntimeException e) {
-            return FailurePolicy.DEFAULTS;
+            return FailurePolicy.SEED_DEFAULTS;
         }
     }
 

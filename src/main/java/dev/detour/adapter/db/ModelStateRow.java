@@ -18,17 +18,19 @@ public record ModelStateRow(
         String lastFailureMessage,
         String lastFailureResponseJson,
         Instant createdAt,
-        Instant updatedAt) {
+        Instant updatedAt,
+        Instant statedUntil) {
 
     public ModelState toState() {
         return new ModelState(accountId, modelKey, ModelStatus.fromWire(status), transientFailureCount, cooldownUntil,
                 rateLimitResetAt, semanticFailureStreakCount, semanticFailureStreakFingerprint, lastFailureKind,
-                lastFailureMessage, lastFailureResponseJson, createdAt, updatedAt);
+                lastFailureMessage, lastFailureResponseJson, createdAt, updatedAt, statedUntil);
     }
 
     public static ModelStateRow of(ModelState s) {
         return new ModelStateRow(s.accountId(), s.modelKey(), s.status().wire(), s.transientFailureCount(),
                 s.cooldownUntil(), s.rateLimitResetAt(), s.semanticStreakCount(), s.semanticStreakFingerprint(),
-                s.lastFailureKind(), s.lastFailureMessage(), s.lastFailureResponse(), s.createdAt(), s.updatedAt());
+                s.lastFailureKind(), s.lastFailureMessage(), s.lastFailureResponse(), s.createdAt(), s.updatedAt(),
+                s.statedUntil());
     }
 }

@@ -39,6 +39,15 @@ public final class CooldownWindow {
         return failure.retryAt();
     }
 
+    /**
+     * C-4': the part of the cooldown the upstream itself stated — a 429 whose honored Retry-After or
+     * reset hint is ahead, capped at retry_after_cap_seconds — or null when the window is Detour's own.
+     */
+    public static Instant statedUntil(FailurePolicy policy, Failure failure, Instant now) {
+        Instant hint = failure.rateLimited() ? honoredHint(policy, failure, now) : null;
+        return hint == null ? null : min(hint, now.plus(Duration.ofSeconds(policy.retryAfterCapSeconds())));
+    }
+
     private static Instant min(Instant a, Instant b) {
         return a.isBefore(b) ? a : b;
     }

@@ -21,7 +21,9 @@ final class ModelFailure {
     static ModelState apply(ModelState row, Account account, Failure failure, Instant until, Instant now) {
         Instant cooldown = until != null ? until : row.cooldownUntil();
         Instant resetAt = row.rateLimitResetAt();
+        Instant stated = row.statedUntil();
         if (until != null) {
+            stated = CooldownWindow.statedUntil(account.failurePolicy(), failure, now); // C-4': a new window decides
             Instant hint = CooldownWindow.honoredHint(account.failurePolicy(), failure, now);
             resetAt = failure.rateLimited() ? (hint != null ? hint : until) : null;
         }
@@ -38,7 +40,7 @@ final class ModelFailure {
         }
         return new ModelState(row.accountId(), row.modelKey(), status, row.transientFailureCount() + 1, cooldown,
                 resetAt, streak.count(), streak.fingerprint(), failure.kind().wire(), failure.message(),
-                failure.responseBody(), row.createdAt(), now);
+                failure.responseBody(), row.createdAt(), now, stated);
     }
 
     /** Paused rows, and rows of revoked/paused accounts, are never modified by the streak rule (F-6). */

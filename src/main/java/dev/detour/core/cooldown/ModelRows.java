@@ -12,7 +12,7 @@ final class ModelRows {
     static ModelState withStatus(ModelState r, ModelStatus status, Instant now) {
         return new ModelState(r.accountId(), r.modelKey(), status, r.transientFailureCount(), r.cooldownUntil(),
                 r.rateLimitResetAt(), r.semanticStreakCount(), r.semanticStreakFingerprint(), r.lastFailureKind(),
-                r.lastFailureMessage(), r.lastFailureResponse(), r.createdAt(), now);
+                r.lastFailureMessage(), r.lastFailureResponse(), r.createdAt(), now, r.statedUntil());
     }
 
     /** Failure fields zeroed, status kept (a success or 解除 on a paused row). */

@@ -58,10 +58,20 @@ public record Failure(
 
     /**
      * Whether the same account may be tried again (P-3): transient only, never on 401/403 (it trips
-     * abuse controls), never for quota (deterministic: move to the next account).
+     * abuse controls), never for quota (deterministic: move to the next account), never on a 429
+     * (C-4': the upstream asked for less traffic, not the same request again at once).
      */
     public boolean retrySameAccount() {
-        return isTransient() && !quota && !(status != null && (status == 401 || status == 403));
+        return isTransient() && !quota && !(status != null && (status == 401 || status == 403 || status == 429));
+    }
+
+    /**
+     * C-4': as {@link #retrySameAccount()}, and never when the upstream named a wait (Retry-After or,
+     * on a 429/quota answer, a reset hint) longer than the policy's retry interval — retrying after
+     * {@code retryInterval} would only hit the same closed door.
+     */
+    public boolean retrySameAccount(Duration retryInterval) {
+        return retrySameAccount() && (retryAfter == null || retryAfter.compareTo(retryInterval) <= 0);
     }
 
     /**

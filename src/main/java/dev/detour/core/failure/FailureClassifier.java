@@ -132,7 +132,9 @@ public final class FailureClassifier {
         boolean billing = quota || (status != null && status == 402);
         boolean overloaded = FailureTexts.isOverloaded(status, upstreamMessage, env.type(), env.code());
         String hintText = upstreamMessage != null ? upstreamMessage : message;
-        Instant retryAt = now == null ? null : RetryHints.resetAt(facts.headers(), hintText, now);
+        // C-4': reset hints lengthen a cooldown only on a 429 or a quota answer; Retry-After counts on any status
+        boolean resetHintsCount = quota || (status != null && status == 429);
+        Instant retryAt = now == null ? null : RetryHints.resetAt(facts.headers(), hintText, now, resetHintsCount);
         Duration retryAfter = retryAt == null ? null : Duration.between(now, retryAt);
         return new Failure(cls, kind, scope, facts.modelKey(), status, env.code(), env.type(), cutMessage,
                 // only a window is masked (a failure body can be huge); its end is cut off again by cutBody

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 /**
  * C-4: when the upstream says when to come back. Sources, in order: {@code Retry-After} (seconds or
  * HTTP date) wins when present; otherwise the latest of {@code x-ratelimit-reset-requests/-tokens}
- * (Go durations such as {@code 1s}, {@code 6m0s}, {@code 20ms}), {@code anthropic-ratelimit-unified-reset}
+ * (Go durations such as {@code 1s}, {@code 6m0s}, {@code 20ms}), {@code anthropic-ratelimit-*-reset}
  * (epoch seconds or RFC 3339) and "will reset at &lt;time&gt;" in the message. Past or unreadable
  * hints are ignored. The instant is uncapped; the cap is policy (cooldown rules).
  */
@@ -33,19 +33,37 @@ public final class RetryHints {
     private RetryHints() {
     }
 
-    /** The uncapped moment the upstream named, or null. */
+    /** The uncapped moment the upstream named, or null (every source counts). */
     public static Instant resetAt(Map<String, String> headers, String message, Instant now) {
+        return resetAt(headers, message, now, true);
+    }
+
+    /**
+     * C-4': {@code Retry-After} always counts; the reset hints ({@code x-ratelimit-reset-*},
+     * {@code anthropic-ratelimit-*-reset}, "will reset at") only when {@code withResetHints} — the caller
+     * passes true for a 429 or a quota answer. On any other status they describe the account's
+     * ordinary rate-limit window (OpenAI sends them on every answer), not a reason to stay away: a 503
+     * with {@code x-ratelimit-reset-requests: 25m} is an outage, not a 25-minute wait.
+     */
+    public static Instant resetAt(Map<String, String> headers, String message, Instant now, boolean withResetHints) {
         Instant retryAfter = retryAfter(headers.get("retry-after"), now);
-        if (retryAfter != null) {
+        if (retryAfter != null || !withResetHints) {
             return retryAfter;
         }
         Instant best = null;
         best = later(best, goDuration(headers.get("x-ratelimit-reset-requests"), now));
         best = later(best, goDuration(headers.get("x-ratelimit-reset-tokens"), now));
-        best = later(best, epochOrRfc3339(headers.get("anthropic-ratelimit-unified-reset")));
+        for (String anthropic : ANTHROPIC_RESETS) {
+            best = later(best, epochOrRfc3339(headers.get(anthropic)));
+        }
         best = later(best, willResetAt(message));
         return best != null && best.isAfter(now) ? best : null;
     }
+
+    /** C-4': every {@code anthropic-ratelimit-*-reset} header Anthropic documents. */
+    private static final String[] ANTHROPIC_RESETS = {"anthropic-ratelimit-unified-reset",
+        "anthropic-ratelimit-requests-reset", "anthropic-ratelimit-tokens-reset",
+        "anthropic-ratelimit-input-tokens-reset", "anthropic-ratelimit-output-tokens-reset"};
 
     /** Retry-After: delay seconds (integer or decimal) or an HTTP date. */
     static Instant retryAfter(String value, Instant now) {

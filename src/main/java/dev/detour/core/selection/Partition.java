@@ -15,8 +15,11 @@ import java.util.Map;
  * later of those timestamps; everything else is eligible.
  */
 final class Partition {
-    /** A cooling route; {@code haltedUntil} is set when its group is halted (S-9). */
-    record Cooled(Route route, Instant until, Instant haltedUntil) {
+    /**
+     * A cooling route; {@code haltedUntil} is set when its group is halted (S-9); {@code stated} when its
+     * model row is inside a window the upstream itself stated on a 429 (C-4').
+     */
+    record Cooled(Route route, Instant until, Instant haltedUntil, boolean stated) {
         boolean halted() {
             return haltedUntil != null;
         }
@@ -59,7 +62,8 @@ final class Partition {
         } else {
             Instant until = recoveryTime(route, state, group);
             if (until != null && until.isAfter(now)) {
-                cooling.add(new Cooled(route, until, group.haltedAt(now) ? group.haltedUntil() : null));
+                cooling.add(new Cooled(route, until, group.haltedAt(now) ? group.haltedUntil() : null,
+                        state != null && state.upstreamStatedAt(now)));
             } else {
                 eligible.add(route);
             }
@@ -90,16 +94,33 @@ final class Partition {
 
     /**
      * S-2: the cooling route recovering soonest, ties to the earlier one in pool order; only
-     * time-based cooldowns compete — a halted group's routes wait for the halt (S-9). Null if none.
+     * Detour's own time-based cooldowns compete — a halted group's routes wait for the halt (S-9), a
+     * route inside an upstream-stated window waits for it (C-4'). Null if none.
      */
     Cooled soonestRecovering() {
         Cooled best = null;
         for (Cooled c : cooling) {
-            if (!c.halted() && (best == null || c.until().isBefore(best.until()))) {
+            if (!c.halted() && !c.stated() && (best == null || c.until().isBefore(best.until()))) {
                 best = c;
             }
         }
         return best;
+    }
+
+    /** C-4': some cooling route waits for a window its upstream stated. */
+    boolean anyStated() {
+        return cooling.stream().anyMatch(Cooled::stated);
+    }
+
+    /** When the first cooling route is usable again: the Retry-After of {@code route_pool.rate_limited}. */
+    Instant earliestRecovery() {
+        Instant earliest = null;
+        for (Cooled c : cooling) {
+            if (earliest == null || c.until().isBefore(earliest)) {
+                earliest = c.until();
+            }
+        }
+        return earliest;
     }
 
     /** When the earliest halted group lifts its halt: the Retry-After of {@code route_pool.halted}. */

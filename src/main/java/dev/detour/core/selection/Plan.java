@@ -8,7 +8,7 @@ import java.util.List;
  * reason (the first candidate's: a {@code selected_*} code of the key's strategy,
  * {@code kept_session_affinity}, {@code kept_cache_affinity} or
  * {@code probe_fallback_soonest_recovery}), or an error code (reason null, no candidates).
- * {@code retryAfter} is set only with {@link PoolErrorCode#HALTED}. Rejections are recorded either way.
+ * {@code retryAfter} is set only with {@link PoolErrorCode#HALTED} and {@link PoolErrorCode#RATE_LIMITED}. Rejections are recorded either way.
  * The plan holds every planned candidate; the key's max attempts are applied by the attempt loop
  * or with {@link #limitedTo}.
  */

@@ -55,8 +55,11 @@ public final class SelectionPipeline {
 
     /**
      * S-2: nothing eligible. Only hard drops left → {@code model_unavailable} (a cooldown alone never
-     * produces it). Otherwise the single soonest-recovering time-cooled route; when every cooling
-     * route sits in a halted group → {@code route_pool.halted}, retry when the first halt lifts.
+     * produces it). Otherwise the single soonest-recovering route of Detour's own cooldowns; when
+     * none is left because every other cooling route waits for a window its upstream stated on a 429
+     * → {@code route_pool.rate_limited}, retry when the first route recovers (C-4': nobody is called);
+     * when every cooling route sits in a halted group → {@code route_pool.halted}, retry when the
+     * first halt lifts.
      */
     private static Plan fallback(Partition partition, List<Rejection> rejections) {
         if (partition.cooling().isEmpty()) {
@@ -67,6 +70,9 @@ public final class SelectionPipeline {
             if (c != probe) {
                 rejections.add(c.rejection());
             }
+        }
+        if (probe == null && partition.anyStated()) {
+            return Plan.failed(PoolErrorCode.RATE_LIMITED, partition.earliestRecovery(), rejections);
         }
         if (probe == null) {
             return Plan.failed(PoolErrorCode.HALTED, partition.earliestHaltEnd(), rejections);

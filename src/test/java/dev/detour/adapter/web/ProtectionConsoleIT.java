@@ -43,8 +43,9 @@ class ProtectionConsoleIT {
 
     @Test
     void anOpenBreakerShowsItsOwnCountdownBadgeThenHalfOpenThenNothingAfterTheTrialSucceeds() throws Exception {
-        long id = gw.account("relay-a", a, MAPS, "{\"priority\":0,\"failure_policy\":{\"retry_count\":0},"
-                + "\"breaker\":{\"enabled\":true,\"threshold\":3}}");
+        // cooldown off, the default when this was written (C-1' turned it on): every failure reaches the breaker
+        long id = gw.account("relay-a", a, MAPS, "{\"priority\":0,\"failure_policy\":{\"retry_count\":0,"
+                + "\"cooldown_enabled\":false},\"breaker\":{\"enabled\":true,\"threshold\":3}}");
         gw.account("relay-b", b, MAPS, "{\"priority\":1}");
         for (int i = 0; i < 3; i++) {
             a.enqueue(Reply.openAiError(500, "upstream broke", "server_error"));
@@ -96,7 +97,7 @@ class ProtectionConsoleIT {
             gw.account("acct-" + u.port(), u, MAPS, "{\"failure_policy\":{\"retry_count\":0}}");
             u.enqueue(Reply.openAiError(429, "rate limit reached", "rate_limit_exceeded"));
         }
-        assertEquals(502, gw.chat("gpt-5.6-sol").statusCode());
+        assertEquals(429, gw.chat("gpt-5.6-sol").statusCode()); // P-8' (revised from 502): every attempt a 429
         gw.clock.advance(Duration.ofSeconds(12));
 
         DomElement halt = groupsPage().getElementById("group-" + group).querySelector("td.halt");

@@ -18,9 +18,9 @@ class OutageTimelineTest {
     void aRateLimitOnOneModelParksOnlyThatModelAndSuccessBringsItBack() {
         AccountModelsState primary = new AccountModelsState(FailureMother.primary());
 
-        // T+0: 429, same-account retry (200 ms), 429 again → retries exhausted → ONE model-scoped failure
+        // T+0: 429 → no same-account retry (C-4', revised from "retry after 200 ms") → ONE model-scoped failure
         Failure first = FailureMother.status(429, "upstream-sol", T0);
-        assertTrue(first.retrySameAccount());
+        assertFalse(first.retrySameAccount());
         FailureOutcome t0 = primary.fail(first, T0.plusMillis(200));
         ModelState sol = primary.row("upstream-sol");
         assertEquals(T0.plusMillis(10_200), sol.cooldownUntil());

@@ -96,8 +96,8 @@ class StatusClassificationTest {
     }
 
     @ParameterizedTest(name = "{0} retry same account: {1}")
-    @CsvSource({"401, false", "403, false", "429, true", "500, true", "408, true"})
-    void authFailuresAreNeverRetriedOnTheSameAccount(int status, boolean retry) {
+    @CsvSource({"401, false", "403, false", "429, false", "500, true", "408, true"})
+    void authFailuresAndRateLimitsAreNeverRetriedOnTheSameAccount(int status, boolean retry) {
         assertEquals(retry, classify(status, "").failure().retrySameAccount());
     }
 

@@ -29,7 +29,7 @@ class ProbeTargetTest {
     private static Account account(ModelMappings mappings) {
         return new Account(7, "primary", 1, Platform.OPENAI_COMPATIBLE, "https://relay.example", mappings,
                 Platform.OPENAI_COMPATIBLE.defaultFamilies(), 0, 10, true, false, AccountStatus.ERROR, null, 0,
-                FailurePolicy.DEFAULTS, RecoveryRule.OFF, AccountFailureState.CLEAN, 0, 0, null);
+                FailurePolicy.SEED_DEFAULTS, RecoveryRule.OFF, AccountFailureState.CLEAN, 0, 0, null);
     }
 
     private static ModelState row(String key, ModelStatus status, Instant cooldownUntil, Instant updatedAt) {

@@ -32,10 +32,11 @@ class ReasonCodeTest {
 
     @Test
     void poolErrorCodesCarryTheirEnvelopeCodeAndStatus() {
-        assertEquals(List.of("route_pool.no_accounts:502", "route_pool.model_unmatched:502",
-                        "route_pool.model_unavailable:502", "route_pool.no_eligible_route:502",
+        // P-8' (revised from a blanket 502): unmatched 404, unavailable/empty 503, upstream-stated windows 429
+        assertEquals(List.of("route_pool.no_accounts:503", "route_pool.model_unmatched:404",
+                        "route_pool.model_unavailable:503", "route_pool.no_eligible_route:502",
                         "route_pool.halted:503", "route_pool.all_failed:502", "route_pool.at_capacity:503",
-                        "key.model_not_allowed:403"),
+                        "route_pool.rate_limited:429", "key.model_not_allowed:403"),
                 Arrays.stream(PoolErrorCode.values()).map(c -> c.code() + ":" + c.httpStatus()).toList());
     }
 }

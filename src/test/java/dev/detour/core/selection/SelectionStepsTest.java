@@ -94,7 +94,7 @@ class SelectionStepsTest {
         Plan plan = plan(SOL);
 
         assertEquals(PoolErrorCode.NO_ACCOUNTS, plan.error());
-        assertEquals(502, plan.error().httpStatus());
+        assertEquals(503, plan.error().httpStatus()); // P-8' (revised from 502)
         assertEquals("route_pool.no_accounts", plan.error().code());
         assertTrue(plan.candidates().isEmpty());
         assertNull(plan.reason());
