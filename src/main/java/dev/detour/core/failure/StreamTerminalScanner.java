@@ -43,6 +43,7 @@ public final class StreamTerminalScanner {
 
     // ---- line state ----
     private int line = FIELD;
+    private boolean firstLine = true;
     private final char[] field = new char[6];
     private int fieldLength;
     private boolean skipOneSpace;
@@ -156,6 +157,9 @@ public final class StreamTerminalScanner {
     }
 
     private void fieldChar(char c) {
+        if (firstLine && fieldLength == 0 && (c == '\uFEFF' || c == 0xEF || c == 0xBB || c == 0xBF)) {
+            return; // a UTF-8 byte-order mark (as one char, or as its three bytes) is not part of the first field
+        }
         if (c != ':') {
             if (fieldLength < field.length) {
                 field[fieldLength] = c;
@@ -191,6 +195,7 @@ public final class StreamTerminalScanner {
     }
 
     private void endLine() {
+        firstLine = false;
         switch (line) {
             case FIELD -> {
                 if (fieldLength == 0) {

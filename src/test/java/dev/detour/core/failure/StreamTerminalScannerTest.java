@@ -161,6 +161,16 @@ class StreamTerminalScannerTest {
     }
 
     @Test
+    void aByteOrderMarkBeforeTheFirstLineIsNoPartOfItsField() {
+        assertTrue(scan("\uFEFF" + DELTA).truncated(), "as a char");
+        byte[] bom = ("\uFEFF" + DELTA).getBytes(StandardCharsets.UTF_8);
+        StreamTerminalScanner bytes = new StreamTerminalScanner();
+        bytes.feed(bom, 0, bom.length);
+        assertTrue(bytes.truncated(), "as three bytes");
+        assertFalse(scan("\uFEFFdata: [DONE]\n\n").truncated());
+    }
+
+    @Test
     void contentMentioningErrorIsNoFailureEvent() {
         StreamTerminalScanner scanner = scan("data: {\"type\":\"content_block_delta\",\"delta\":{\"type\":\"error\","
                 + "\"text\":\"event: error\"},\"error\":\"just a string\"}\n\n", "event: ping\ndata: {}\n\n");
