@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * F-4': how a stream that broke upstream after bytes reached the client ends on the client's side,
  * in the failure form its protocol (and so every official SDK) understands: Anthropic Messages an
- * {@code event: error} frame, Responses a {@code response.failed} event — each followed by a normal
- * end — and Chat / Completions no {@code [DONE]} and an aborted chunked body ({@link #frame} null).
+ * {@code event: error} frame, Responses a {@code response.failed} event, Chat / Completions no frame
+ * ({@link #frame} null, so no {@code [DONE]}); then the chunked body is aborted in every case.
  */
 final class BrokenStreamEnding {
     /** The stable code in the Detour-made frames; the event's error_code stays {@code stream.truncated}. */

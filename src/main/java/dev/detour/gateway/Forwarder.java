@@ -337,18 +337,20 @@ public final class Forwarder {
     }
 
     /**
-     * F-4': the client learns the stream broke the way its protocol says so: an error / response.failed
-     * frame, or (Chat, Completions) an aborted body with no [DONE] and no terminating chunk.
+     * F-4': the client learns the stream broke the way its protocol says so — an error / response.failed
+     * frame (Messages, Responses) — and then, like every client, from a body aborted without its
+     * terminating chunk (no [DONE] for Chat and Completions). The abort comes after the flushed frame,
+     * so an SDK meets the frame first; one that yields response.failed as an ordinary event (openai-node)
+     * still raises on the broken body, as it does when the upstream itself cuts.
      */
     private void endBroken(ClientCall call, ResponseIds.Sniffer sink) {
         byte[] frame = BrokenStreamEnding.frame(call.family(), call.requestId(), sink.responseId());
         try {
-            if (frame == null) {
-                sink.abort();
-                return;
+            if (frame != null) {
+                sink.write(frame, 0, frame.length);
+                sink.flush();
             }
-            sink.write(frame, 0, frame.length);
-            sink.flush();
+            sink.abort();
         } catch (ResponseSink.ClientGoneException e) {
             // the client left as well: there is no one left to tell
         } catch (RuntimeException e) {

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * F-4' over real HTTP: a stream that breaks upstream after bytes reached the client ends, for the client,
  * the way its protocol reports a failure — Messages an {@code event: error} frame, Responses a
- * {@code response.failed} event, Chat Completions no [DONE] and a chunked body without its terminating
- * chunk (read on a raw socket) — and is logged as a failure whose attempt names its failure kind. End
+ * {@code response.failed} event, Chat Completions no [DONE] — and then a chunked body without its
+ * terminating chunk (read on a raw socket) — and is logged as a failure whose attempt names its failure kind. End
  * markers inside generated text never make a cut stream complete; upstream error events are masked (X-5).
  */
 class StreamBreakIT extends OneUpstreamCase {
@@ -127,7 +127,7 @@ class StreamBreakIT extends OneUpstreamCase {
         Read read = read(response);
 
         assertEquals(200, response.statusCode());
-        assertFalse(read.failed(), "the body itself ends normally after the error event: " + read.text());
+        assertTrue(read.failed(), "after the error event the body is aborted too: " + read.text());
         assertTrue(read.text().contains("The last event is message_stop"), "the partial answer was relayed");
         String tail = read.text().substring(read.text().lastIndexOf("event: error"));
         assertTrue(tail.startsWith("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"api_error\""), tail);
@@ -149,6 +149,7 @@ class StreamBreakIT extends OneUpstreamCase {
                 "{\"model\":\"gpt-5.6-sol\",\"stream\":true,\"input\":\"hi\"}");
         Read read = read(response);
 
+        assertTrue(read.failed(), "after response.failed the body is aborted too");
         assertTrue(read.text().contains("after this, response.completed"), read.text());
         String tail = read.text().substring(read.text().lastIndexOf("event: "));
         assertTrue(tail.startsWith("event: response.failed\ndata: "), tail);
