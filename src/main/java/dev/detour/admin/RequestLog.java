@@ -66,6 +66,8 @@ public final class RequestLog {
         o.set("rejections", tree(e.rejectionsJson()));
         o.putObject("usage").put("input_tokens", e.inputTokens()).put("output_tokens", e.outputTokens())
                 .put("cache_read_tokens", e.cacheReadTokens()).put("cache_write_tokens", e.cacheWriteTokens());
+        // P-7': a stream that ended before any usage frame: its cost is unknown, not zero
+        o.put("usage_missing", e.usageMissing());
         o.put("cost", e.costMicros() / 1_000_000.0).put("ttft_ms", e.ttftMs()).put("latency_ms", e.latencyMs())
                 .put("client_ip", e.clientIp()).put("created_at", e.createdAt().toString());
         return o;

@@ -1,6 +1,7 @@
 package dev.detour.gateway;
 
 import dev.detour.core.failure.Failure;
+import dev.detour.core.secret.SecretMask;
 import java.util.List;
 
 /**
@@ -10,24 +11,29 @@ import java.util.List;
  * response and the bytes up to and including the first data frame; FAILURE carries the verdict.
  */
 record AttemptResult(Kind kind, int status, List<Header> headers, byte[] body, UpstreamResponse openStream,
-        Failure failure, boolean dispatched, AnswerFacts answer) {
+        Failure failure, boolean dispatched, AnswerFacts answer, SecretMask mask) {
 
     enum Kind { SUCCESS_BUFFERED, SUCCESS_STREAM, CLIENT_ERROR, FAILURE }
 
     static AttemptResult buffered(int status, List<Header> headers, byte[] body, AnswerFacts answer) {
-        return new AttemptResult(Kind.SUCCESS_BUFFERED, status, headers, body, null, null, true, answer);
+        return new AttemptResult(Kind.SUCCESS_BUFFERED, status, headers, body, null, null, true, answer,
+                SecretMask.SHAPES);
     }
 
-    static AttemptResult stream(int status, List<Header> headers, byte[] head, UpstreamResponse response) {
-        return new AttemptResult(Kind.SUCCESS_STREAM, status, headers, head, response, null, true, AnswerFacts.NONE);
+    /** @param mask X-5: the request's secrets, for upstream error events relayed after the first frame */
+    static AttemptResult stream(int status, List<Header> headers, byte[] head, UpstreamResponse response,
+            SecretMask mask) {
+        return new AttemptResult(Kind.SUCCESS_STREAM, status, headers, head, response, null, true, AnswerFacts.NONE,
+                mask);
     }
 
     static AttemptResult clientError(int status, List<Header> headers, byte[] body) {
-        return new AttemptResult(Kind.CLIENT_ERROR, status, headers, body, null, null, true, AnswerFacts.NONE);
+        return new AttemptResult(Kind.CLIENT_ERROR, status, headers, body, null, null, true, AnswerFacts.NONE,
+                SecretMask.SHAPES);
     }
 
     static AttemptResult failed(Failure failure, boolean dispatched) {
         return new AttemptResult(Kind.FAILURE, failure.status() == null ? 0 : failure.status(), List.of(), null,
-                null, failure, dispatched, AnswerFacts.NONE);
+                null, failure, dispatched, AnswerFacts.NONE, SecretMask.SHAPES);
     }
 }

@@ -179,14 +179,14 @@ final class Exchange {
     private AttemptResult judgeFirstFrame(UpstreamRequest request, UpstreamResponse response, byte[] head,
             String firstData, String modelKey) {
         String frameText = "data: " + firstData + "\n\n";
+        SecretMask mask = RequestSecrets.maskFor(request);
         Verdict verdict = FailureClassifier.classify(AttemptFacts.streamStart(response.status(),
-                lowerCase(response.headers()), frameText).forModel(modelKey).maskingWith(RequestSecrets.maskFor(request)),
-                clock.instant());
+                lowerCase(response.headers()), frameText).forModel(modelKey).maskingWith(mask), clock.instant());
         if (verdict.isFailure()) {
             response.abort();
             return AttemptResult.failed(verdict.failure(), true);
         }
-        return AttemptResult.stream(response.status(), response.headers(), head, response);
+        return AttemptResult.stream(response.status(), response.headers(), head, response, mask);
     }
 
     private AttemptResult transportFailure(UpstreamRequest request, TransportError error, String modelKey,

@@ -336,22 +336,26 @@ public final class Forwarder {
         headers.add(new Header("x-accel-buffering", "no"));
         sink.begin(result.status(), headers);
         ResponseIds.Sniffer sniffer = new ResponseIds.Sniffer(sink, call.family());
-        StreamRelay.Result relayed = new StreamRelay().relay(result.openStream(), result.body(), sniffer);
+        StreamRelay.Result relayed = new StreamRelay(result.mask()).relay(result.openStream(), result.body(), sniffer);
         trace.usage = relayed.usage();
+        trace.usageMissing = !relayed.usageSeen(); // P-7': the cost of this stream could not be known
         trace.ttftMs = (int) ((relayed.firstWriteNanos() - trace.startNanos) / 1_000_000);
         trace.status = result.status();
         if (relayed.clientGone()) {
-            // P-7: a client cancel is never charged to the account
+            // P-7: a client cancel is never charged to the account; P-7': the key pays for the usage that came
+            chargeKey(call, candidate, trace);
             finish(trace, Outcome.CANCELLED, null);
             return;
         }
-        if (relayed.truncated()) {
+        if (relayed.truncated() || relayed.upstreamFailure()) {
             // P-6: after the first chunk nothing can be switched; record the truncation, never retry
-            state.onFailure(account, candidate.modelKey(),
-                    FailureClassifier.truncatedStream(result.status(), candidate.modelKey()),
-                    clock.instant());
+            Failure failure = FailureClassifier.truncatedStream(result.status(), candidate.modelKey());
+            markLastAttempt(trace, failure); // E: the attempt says why it failed
+            chargeKey(call, candidate, trace); // P-7': usage that arrived before the cut is charged
+            state.onFailure(account, candidate.modelKey(), failure, clock.instant());
             events.touchAccount(account.id(), false, clock.instant(), null);
-            finish(trace, Outcome.FAILURE, "stream.truncated");
+            finish(trace, Outcome.FAILURE, BrokenStreamEnding.CODE);
+            endBroken(call, sniffer);
             return;
         }
         settleSmart(call, candidate, trace, sniffer.responseId(), trace.ttftMs);
@@ -361,16 +365,43 @@ public final class Forwarder {
         finish(trace, Outcome.SUCCESS, null);
     }
 
+    /** The delivered attempt of a stream that broke after its first frame carries the failure's kind and scope. */
+    private static void markLastAttempt(Trace trace, Failure failure) {
+        int last = trace.attempts.size() - 1;
+        AttemptRecord delivered = trace.attempts.get(last);
+        trace.attempts.set(last, new AttemptRecord(delivered.accountId(), delivered.status(), failure.kind().wire(),
+                failure.scope().wire(), delivered.durationMs(), delivered.action()));
+    }
+
+    /**
+     * F-4': the client learns the stream broke the way its protocol says so — an error / response.failed
+     * frame (Messages, Responses) — and then, like every client, from a body aborted without its
+     * terminating chunk (no [DONE] for Chat and Completions). The abort comes after the flushed frame,
+     * so an SDK meets the frame first; one that yields response.failed as an ordinary event (openai-node)
+     * still raises on the broken body, as it does when the upstream itself cuts.
+     */
+    private void endBroken(ClientCall call, ResponseIds.Sniffer sink) {
+        byte[] frame = BrokenStreamEnding.frame(call.family(), call.requestId(), sink.responseId());
+        try {
+            if (frame != null) {
+                sink.write(frame, 0, frame.length);
+                sink.flush();
+            }
+            sink.abort();
+        } catch (ResponseSink.ClientGoneException e) {
+            // the client left as well: there is no one left to tell
+        } catch (RuntimeException e) {
+            log.warn("request {}: could not end the broken stream visibly", call.requestId(), e);
+        }
+    }
+
     /**
      * Issue 6 on a delivered answer: cost = tokens × price × group ratio on the event and the key's
      * spend (K-2); the route's real-traffic outcome and TTFT (S-3); response id → account (P-10).
      */
     private void settleSmart(ClientCall call, Candidate candidate, Trace trace, String responseId, Integer ttftMs) {
         Account account = candidate.account();
-        var group = snapshot.view().groups().get(account.groupId());
-        long ratio = group == null ? dev.detour.core.selection.GroupView.RATIO_ONE : group.ratioPpm();
-        trace.costMicros = smart.settle(call.key().id(), candidate.modelKey(), call.peek().model(), ratio,
-                trace.usage);
+        chargeKey(call, candidate, trace);
         smart.stats().record(account.id(), candidate.modelKey(), true, ttftMs);
         if (responseId != null) {
             smart.bindResponse(responseId, account.id(), clock.instant());
@@ -380,6 +411,17 @@ public final class Forwarder {
             // P-10': the conversation now has state here; its next requests come back to this account
             smart.bindResponse(conversation, account.id(), clock.instant());
         }
+    }
+
+    /**
+     * K-2 / P-7': the event's cost and the key's spend from the usage that arrived — the same sum for a
+     * completed, a cancelled and a cut stream (the event cost is what the spend is later stored from).
+     */
+    private void chargeKey(ClientCall call, Candidate candidate, Trace trace) {
+        var group = snapshot.view().groups().get(candidate.account().groupId());
+        long ratio = group == null ? dev.detour.core.selection.GroupView.RATIO_ONE : group.ratioPpm();
+        trace.costMicros = smart.settle(call.key().id(), candidate.modelKey(), call.peek().model(), ratio,
+                trace.usage);
     }
 
     /** S-6 bind/renew, S-7 cost ledger, S-9 clear the group's halt — all in memory unless something changed. */

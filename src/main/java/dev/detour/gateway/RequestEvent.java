@@ -4,7 +4,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 
-/** The route receipt (SPEC §1): exactly one per client request (N-4), written asynchronously. */
+/**
+ * The route receipt (SPEC §1): exactly one per client request (N-4), written asynchronously.
+ * {@code usageMissing} (P-7'): a relayed stream ended before any usage frame, so its cost is unknown.
+ */
 public record RequestEvent(
         String requestId,
         Long keyId,
@@ -25,7 +28,18 @@ public record RequestEvent(
         Integer ttftMs,
         int latencyMs,
         String clientIp,
-        Instant createdAt) {
+        Instant createdAt,
+        boolean usageMissing) {
+
+    /** An event whose usage is known, or that has none to know (buffered answers, refusals, model tests). */
+    public RequestEvent(String requestId, Long keyId, String endpoint, String requestedModel, String modelKey,
+            boolean stream, Long accountId, Long groupId, Outcome outcome, int status, String errorCode,
+            String reasonCode, List<AttemptRecord> attempts, List<RejectionRecord> rejections, Usage usage,
+            long costMicros, Integer ttftMs, int latencyMs, String clientIp, Instant createdAt) {
+        this(requestId, keyId, endpoint, requestedModel, modelKey, stream, accountId, groupId, outcome, status,
+                errorCode, reasonCode, attempts, rejections, usage, costMicros, ttftMs, latencyMs, clientIp, createdAt,
+                false);
+    }
 
     public enum Outcome {
         SUCCESS, FAILURE, CLIENT_ERROR, CANCELLED;

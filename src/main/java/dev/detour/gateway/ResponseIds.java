@@ -66,6 +66,11 @@ public final class ResponseIds {
         }
 
         @Override
+        public void abort() {
+            sink.abort();
+        }
+
+        @Override
         public boolean committed() {
             return sink.committed();
         }

@@ -23,6 +23,13 @@ public interface ResponseSink {
         flush();
     }
 
+    /**
+     * F-4': ends a committed answer as a broken transfer — the connection is dropped without the
+     * chunked body's terminating chunk, so the client's HTTP layer reports a failure instead of a
+     * complete body. Nothing may be written afterwards.
+     */
+    void abort();
+
     /** True once {@link #begin} was called: nothing can be switched any more. */
     boolean committed();
 

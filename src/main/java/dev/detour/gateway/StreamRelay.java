@@ -1,60 +1,154 @@
 package dev.detour.gateway;
 
 import dev.detour.core.failure.StreamTerminalScanner;
+import dev.detour.core.secret.SecretMask;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 
 /**
  * Relays a streaming answer after its first frame was judged (P-6): every read is written and
  * flushed at once, terminal markers and usage are tracked, and the outcome says whether the
  * stream completed, was truncated upstream, or the client went away (P-7).
+ *
+ * <p>Each read is written up to its last line end; a line cut by the read waits for its end (an SSE
+ * client dispatches nothing before the blank line that ends an event, so this costs it no time). That
+ * keeps every SSE line whole when it is written, so a line the scanner found to be an upstream error
+ * event is masked (X-5) before it reaches the client — only those lines, never the whole answer.
  */
 final class StreamRelay {
-    /** @param costMicros S-7: the last cost a frame's usage reported, -1 when none did */
-    record Result(boolean truncated, boolean clientGone, Usage usage, long firstWriteNanos, long bytes,
-            long costMicros) {
+    /** A line longer than this is passed on in pieces, unmasked (an error event is never this long). */
+    static final int MAX_HELD_LINE = 64 * 1024;
+
+    /**
+     * @param usageSeen        P-7': some frame carried a usage object (a cut after it is still charged)
+     * @param costMicros       S-7: the last cost a frame's usage reported, -1 when none did
+     * @param upstreamFailure  F-4: the upstream sent an error event of its own (relayed, masked)
+     */
+    record Result(boolean truncated, boolean clientGone, Usage usage, boolean usageSeen, long firstWriteNanos,
+            long bytes, long costMicros, boolean upstreamFailure) {
     }
 
     private final StreamTerminalScanner scanner = new StreamTerminalScanner();
     private final UsageLines usage = new UsageLines();
+    private final SecretMask mask;
+    private byte[] held = new byte[0];
+    private int heldLength;
+    private long written;
+
+    StreamRelay(SecretMask mask) {
+        this.mask = mask;
+    }
 
     Result relay(UpstreamResponse response, byte[] head, ResponseSink sink) {
         long firstWrite = 0;
-        long bytes = 0;
+        boolean readFailed = false;
         try {
-            track(head, 0, head.length);
-            sink.write(head, 0, head.length);
+            pass(head, 0, head.length, sink);
             sink.flush();
             firstWrite = System.nanoTime();
-            bytes = head.length;
             InputStream in = response.body();
             byte[] buffer = new byte[8192];
-            int n;
-            while ((n = readQuietly(in, buffer)) > 0) {
-                track(buffer, 0, n);
-                sink.write(buffer, 0, n);
-                sink.flush();
-                bytes += n;
+            while (true) {
+                int n;
+                try {
+                    n = in.read(buffer);
+                } catch (IOException e) {
+                    readFailed = true; // cut, reset or read-gap timeout: whether that truncated is the scanner's call
+                    break;
+                }
+                if (n < 0) {
+                    break;
+                }
+                if (n > 0 && pass(buffer, 0, n, sink)) {
+                    sink.flush();
+                }
             }
-            response.close();
-            return new Result(scanner.truncated(), false, usage.usage(), firstWrite, bytes, usage.costMicros());
+            if (heldLength > 0) {
+                // a last line without its end: whatever it is, it leaves masked
+                byte[] rest = mask.apply(Arrays.copyOf(held, heldLength));
+                heldLength = 0;
+                sink.write(rest, 0, rest.length);
+                sink.flush();
+                written += rest.length;
+            }
+            if (readFailed) {
+                response.abort();
+            } else {
+                response.close();
+            }
+            return result(scanner.truncated(), false, firstWrite);
         } catch (ResponseSink.ClientGoneException e) {
             response.abort();
-            return new Result(false, true, usage.usage(), firstWrite, bytes, usage.costMicros());
+            return result(false, true, firstWrite);
         }
     }
 
-    /** An upstream read error ends the stream here; whether that was a truncation is the scanner's call. */
-    private static int readQuietly(InputStream in, byte[] buffer) {
-        try {
-            return in.read(buffer);
-        } catch (IOException e) {
-            return -1;
-        }
+    private Result result(boolean truncated, boolean clientGone, long firstWrite) {
+        return new Result(truncated, clientGone, usage.usage(), usage.usageSeen(), firstWrite, written,
+                usage.costMicros(), scanner.sawFailureEvent());
     }
 
-    private void track(byte[] bytes, int offset, int length) {
+    /**
+     * Tracks and writes one read: the held line head plus everything up to the read's last line end;
+     * what follows it is held. Masked only when one of those lines was an upstream error event.
+     *
+     * @return true when something was written
+     */
+    private boolean pass(byte[] bytes, int offset, int length, ResponseSink sink)
+            throws ResponseSink.ClientGoneException {
+        int failuresBefore = scanner.failureLines();
         scanner.feed(bytes, offset, length);
         usage.feed(bytes, offset, length);
+        int end = offset + length;
+        int lineEnd = lastLineEnd(bytes, offset, end);
+        if (lineEnd < 0) {
+            if (heldLength + length <= MAX_HELD_LINE) {
+                hold(bytes, offset, length);
+                return false;
+            }
+            lineEnd = end - 1; // an overlong line goes on as it comes
+        }
+        int upTo = lineEnd + 1;
+        if (scanner.failureLines() != failuresBefore) {
+            // an upstream error event's text is masked like every other relayed error
+            byte[] lines = new byte[heldLength + upTo - offset];
+            System.arraycopy(held, 0, lines, 0, heldLength);
+            System.arraycopy(bytes, offset, lines, heldLength, upTo - offset);
+            byte[] masked = mask.apply(lines);
+            sink.write(masked, 0, masked.length);
+            written += masked.length;
+        } else {
+            if (heldLength > 0) {
+                sink.write(held, 0, heldLength);
+                written += heldLength;
+            }
+            sink.write(bytes, offset, upTo - offset);
+            written += upTo - offset;
+        }
+        heldLength = 0;
+        hold(bytes, upTo, end - upTo);
+        return true;
+    }
+
+    /** The index of the last \n or \r in the range, or -1; a read usually ends with one. */
+    private static int lastLineEnd(byte[] bytes, int offset, int end) {
+        for (int i = end - 1; i >= offset; i--) {
+            if (bytes[i] == '\n' || bytes[i] == '\r') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void hold(byte[] bytes, int offset, int length) {
+        if (length <= 0) {
+            return;
+        }
+        if (heldLength + length > held.length) {
+            held = Arrays.copyOf(held, Math.max(heldLength + length, Math.max(256, held.length * 2)));
+        }
+        System.arraycopy(bytes, offset, held, heldLength, length);
+        heldLength += length;
     }
 }

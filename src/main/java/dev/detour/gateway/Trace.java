@@ -38,6 +38,8 @@ final class Trace {
     boolean stateBoundUnknown;
     /** Issue 6: tokens × model price × group ratio, micros. */
     long costMicros;
+    /** P-7': a relayed stream ended without any usage frame, so its cost is unknown (not zero). */
+    boolean usageMissing;
 
     Trace(String requestId, Long keyId, EndpointFamily family, String model, boolean stream, String clientIp,
             Instant receivedAt, long startNanos) {
@@ -54,6 +56,6 @@ final class Trace {
     RequestEvent toEvent(Outcome outcome, String code, int latencyMs) {
         return new RequestEvent(requestId, keyId, family == null ? "unknown" : family.wire(), model, modelKey, stream,
                 accountId, groupId, outcome, status, code, reasonCode, List.copyOf(attempts),
-                List.copyOf(rejections), usage, costMicros, ttftMs, latencyMs, clientIp, receivedAt);
+                List.copyOf(rejections), usage, costMicros, ttftMs, latencyMs, clientIp, receivedAt, usageMissing);
     }
 }

@@ -31,6 +31,11 @@ final class UsageLines {
         return usage;
     }
 
+    /** P-7': some line carried a usage object (zero counts included). */
+    boolean usageSeen() {
+        return usageSeen;
+    }
+
     /** The last cost a usage line reported, -1 when none did. */
     long costMicros() {
         return costMicros;

@@ -94,12 +94,14 @@ class StreamingIT {
     }
 
     @Test
-    void aStreamCutAfterTheFirstChunkKeepsThePartialStreamAndRecordsTruncation() {
+    void aStreamCutAfterTheFirstChunkKeepsThePartialStreamAbortsItAndRecordsTruncation() {
         a.enqueue(Reply.sseThenCut(List.of(Bodies.chatRoleChunk(), Bodies.chatChunk("partial"))));
-        HttpResponse<String> response = gw.post("/v1/chat/completions", STREAM);
+        HttpResponse<java.io.InputStream> response = gw.postStreaming("/v1/chat/completions", STREAM);
+        StreamBreakIT.Read read = StreamBreakIT.read(response);
         assertEquals(200, response.statusCode());
-        assertTrue(response.body().contains("partial"));
-        assertFalse(response.body().contains("[DONE]"));
+        assertTrue(read.text().contains("partial"));
+        assertFalse(read.text().contains("[DONE]"));
+        assertTrue(read.failed(), "F-4': the body is aborted, so the client sees the break (no clean end)");
         assertEquals(0, b.requestCount(), "bytes already with the client cannot be recalled");
         JsonNode event = gw.events(1).get(0);
         assertEquals("failure", event.path("outcome").asText());

@@ -30,6 +30,8 @@ public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, 
         SSE,
         /** SSE frames, then the connection is cut without the terminal chunk. */
         SSE_THEN_CUT,
+        /** Raw SSE text in pieces, each written and flushed exactly as given, then the connection is cut. */
+        RAW_SSE_THEN_CUT,
         /** Headers announce more than {@code body}; it is sent, then the connection is cut. */
         CUT_MID_BODY,
         /** Status and headers (chunked), then the connection is cut with no body byte. */
@@ -60,6 +62,15 @@ public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, 
     /** Frames, then an abrupt close: no [DONE], no terminal chunk. */
     public static Reply sseThenCut(List<String> dataFrames) {
         return new Reply(Kind.SSE_THEN_CUT, 200, eventStreamHeaders(), new byte[0], List.copyOf(dataFrames), false,
+                Duration.ZERO, NO_HOLD, null);
+    }
+
+    /**
+     * Raw SSE text (event: lines, CRLF, a line split between two pieces), each piece written and flushed
+     * alone with no framing added, then an abrupt close: no terminal chunk.
+     */
+    public static Reply rawSseThenCut(List<String> pieces) {
+        return new Reply(Kind.RAW_SSE_THEN_CUT, 200, eventStreamHeaders(), new byte[0], List.copyOf(pieces), false,
                 Duration.ZERO, NO_HOLD, null);
     }
 

@@ -60,7 +60,7 @@ final class ReplyWriter {
                 write(false, BufferUtil.EMPTY_BUFFER);
                 cut();
             }
-            case SSE, SSE_THEN_CUT -> playFrames(reply);
+            case SSE, SSE_THEN_CUT, RAW_SSE_THEN_CUT -> playFrames(reply);
         }
     }
 
@@ -75,9 +75,11 @@ final class ReplyWriter {
                 break;
             }
             pause(reply);
-            write(false, ByteBuffer.wrap(("data: " + reply.frames().get(i) + "\n\n").getBytes(StandardCharsets.UTF_8)));
+            String frame = reply.kind() == Reply.Kind.RAW_SSE_THEN_CUT ? reply.frames().get(i)
+                    : "data: " + reply.frames().get(i) + "\n\n";
+            write(false, ByteBuffer.wrap(frame.getBytes(StandardCharsets.UTF_8)));
         }
-        if (reply.kind() == Reply.Kind.SSE_THEN_CUT) {
+        if (reply.kind() == Reply.Kind.SSE_THEN_CUT || reply.kind() == Reply.Kind.RAW_SSE_THEN_CUT) {
             cut();
             return;
         }

@@ -2,7 +2,7 @@ package dev.detour.adapter.db;
 
 import java.time.Instant;
 
-/** request_events as stored; attempts and rejections are JSON text. */
+/** request_events as stored; attempts and rejections are JSON text; usageMissing is P-7'. */
 public record EventRow(
         Long id,
         String requestId,
@@ -27,7 +27,8 @@ public record EventRow(
         Integer ttftMs,
         int latencyMs,
         String clientIp,
-        Instant createdAt) {
+        Instant createdAt,
+        boolean usageMissing) {
 
     /** How many upstream attempts the chain holds (one JSON object each, each with an account_id). */
     public int attemptCount() {

@@ -3,9 +3,13 @@ package dev.detour.adapter.proxy;
 import dev.detour.gateway.Header;
 import dev.detour.gateway.ResponseSink;
 import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.ServletResponseWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import org.eclipse.jetty.ee10.servlet.ServletApiResponse;
+import org.eclipse.jetty.io.EofException;
 
 /** {@link ResponseSink} over a servlet response; IO errors on write mean the client went away. */
 final class ServletResponseSink implements ResponseSink {
@@ -56,6 +60,23 @@ final class ServletResponseSink implements ResponseSink {
             }
         } catch (IOException e) {
             throw new ClientGoneException(e);
+        }
+    }
+
+    /**
+     * F-4': Jetty's channel abort drops the connection; the servlet returning afterwards completes
+     * nothing, so the terminating {@code 0\r\n\r\n} chunk is never sent (StreamBreakIT reads the raw bytes).
+     */
+    @Override
+    public void abort() {
+        ServletResponse unwrapped = response;
+        while (unwrapped instanceof ServletResponseWrapper wrapper) {
+            unwrapped = wrapper.getResponse();
+        }
+        if (unwrapped instanceof ServletApiResponse api) {
+            api.getServletChannel().abort(new EofException("upstream stream broke; client stream aborted"));
+        } else {
+            throw new IllegalStateException("cannot abort a " + unwrapped.getClass().getName());
         }
     }
 
