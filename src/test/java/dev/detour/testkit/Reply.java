@@ -26,7 +26,10 @@ public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, 
     public enum Kind {
         /** Status, headers, a Content-Length body. */
         BODY,
-        /** text/event-stream, each frame {@code data: …\n\n} flushed alone, then [DONE] unless omitted. */
+        /**
+         * text/event-stream, each frame {@code data: …\n\n} flushed alone, then [DONE] unless omitted; a frame
+         * starting with {@code event:} is a whole named-event frame and is sent unchanged.
+         */
         SSE,
         /** SSE frames, then the connection is cut without the terminal chunk. */
         SSE_THEN_CUT,
@@ -57,6 +60,11 @@ public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, 
     public static Reply sse(List<String> dataFrames) {
         return new Reply(Kind.SSE, 200, eventStreamHeaders(), new byte[0], List.copyOf(dataFrames), true,
                 Duration.ZERO, NO_HOLD, null);
+    }
+
+    /** Named-event frames ({@code event: x\ndata: {…}}) as Anthropic and Responses streams send them; no [DONE]. */
+    public static Reply sseEvents(List<String> eventFrames) {
+        return sse(eventFrames).withoutDone();
     }
 
     /** Frames, then an abrupt close: no [DONE], no terminal chunk. */

@@ -76,7 +76,7 @@ final class ReplyWriter {
             }
             pause(reply);
             String frame = reply.kind() == Reply.Kind.RAW_SSE_THEN_CUT ? reply.frames().get(i)
-                    : "data: " + reply.frames().get(i) + "\n\n";
+                    : sseFrame(reply.frames().get(i));
             write(false, ByteBuffer.wrap(frame.getBytes(StandardCharsets.UTF_8)));
         }
         if (reply.kind() == Reply.Kind.SSE_THEN_CUT || reply.kind() == Reply.Kind.RAW_SSE_THEN_CUT) {
@@ -89,6 +89,11 @@ final class ReplyWriter {
         }
         write(true, BufferUtil.EMPTY_BUFFER);
         callback.succeeded();
+    }
+
+    /** A frame that already names its event ({@code event: …\ndata: …}, Anthropic and Responses) is sent as is. */
+    private static String sseFrame(String frame) {
+        return (frame.startsWith("event:") ? frame : "data: " + frame) + "\n\n";
     }
 
     /** The scripted upstream pace: this is the fake's behaviour, not a test waiting for time. */
