@@ -48,6 +48,13 @@ public final class AgentProcess {
         return AGENTS.resolve("node_modules/.bin").resolve(name);
     }
 
+    /** True when bin/ensure-agents installed the pinned CLIs and SDKs. */
+    public static boolean installed() {
+        return Files.isExecutable(bin("claude")) && Files.isExecutable(bin("codex"))
+                && Files.isDirectory(AGENTS.resolve("node_modules/openai"))
+                && Files.isDirectory(AGENTS.resolve("node_modules/@anthropic-ai/sdk"));
+    }
+
     /** Skips (loudly, with bin/ensure-agents' reason) when the pinned clients could not be installed. */
     public static void assumeInstalled(String testClass) {
         Path why = AGENTS.getParent().resolve("agents-unavailable.txt");
@@ -57,10 +64,7 @@ public final class AgentProcess {
         } catch (IOException e) {
             reason = e.toString();
         }
-        boolean installed = Files.isExecutable(bin("claude")) && Files.isExecutable(bin("codex"))
-                && Files.isDirectory(AGENTS.resolve("node_modules/openai"))
-                && Files.isDirectory(AGENTS.resolve("node_modules/@anthropic-ai/sdk"));
-        Assumptions.assumeTrue(installed, "!!! SKIPPED " + testClass + ": the pinned agents and SDKs are not installed ("
+        Assumptions.assumeTrue(installed(), "!!! SKIPPED " + testClass + ": the pinned agents and SDKs are not installed ("
                 + reason + "). Run: bash bin/ensure-agents target (needs node and npm) !!!");
     }
 
