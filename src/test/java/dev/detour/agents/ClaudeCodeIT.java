@@ -164,6 +164,51 @@ class ClaudeCodeIT extends AgentCase {
         }
     }
 
+    @Test
+    void whenEveryRouteIsRateLimitedTheCliReportsARateLimitAndStopsWithinItsRetryBudget() {
+        String model = uniqueModel("claude-sonnet-4-5-");
+        FakeUpstream first = upstream().handler(r -> AgentUpstream.anthropicRateLimited(2));
+        FakeUpstream second = upstream().handler(r -> AgentUpstream.anthropicRateLimited(2));
+        account("anthropic", first, model, 0);
+        account("anthropic", second, model, 1);
+        FakeUpstream limitedDirect = upstream().handler(r -> AgentUpstream.anthropicRateLimited(2));
+
+        Run direct = claudeDirect(limitedDirect, model, null, "Say hello.");
+        Run[] detour = new Run[1];
+        long viaDetour = requestsReachingDetour(() -> detour[0] = claudeViaDetour(model, null, "Say hello."));
+        AgentProcess.record("claude", "every route rate-limited", messageCalls(limitedDirect).size() + " requests, "
+                + direct.summary(), viaDetour + " requests, " + detour[0].summary());
+
+        for (Run run : List.of(direct, detour[0])) {
+            assertReportsFailure(run);
+            assertTrue(java.util.regex.Pattern.compile("429|rate.?limit", java.util.regex.Pattern.CASE_INSENSITIVE)
+                    .matcher(run.stdout()).find(),
+                    "the CLI says it was rate-limited: " + run.summary());
+        }
+        assertTrue(messageCalls(limitedDirect).size() <= MAX_RETRIES + 1, "direct: within the retry budget");
+        assertTrue(viaDetour <= MAX_RETRIES + 1, "through Detour: within the retry budget, saw " + viaDetour);
+    }
+
+    @Test
+    void anUnmappedModelFailsAtOnceWithOneRequest() {
+        String model = uniqueModel("claude-sonnet-4-5-unmapped-");
+        FakeUpstream fake = upstream().handler(r -> AgentUpstream.anthropicError(404, "not_found_error",
+                "model: " + model));
+        account("anthropic", fake, uniqueModel("claude-sonnet-4-5-"), 0); // the pool serves something else
+
+        Run direct = claudeDirect(fake, model, null, "Say hello.");
+        int directRequests = messageCalls(fake).size();
+        Run[] detour = new Run[1];
+        long viaDetour = requestsReachingDetour(() -> detour[0] = claudeViaDetour(model, null, "Say hello."));
+        AgentProcess.record("claude", "unmapped model", directRequests + " requests, " + direct.summary(),
+                viaDetour + " requests, " + detour[0].summary());
+
+        assertReportsFailure(direct);
+        assertReportsFailure(detour[0]);
+        assertEquals(directRequests, viaDetour, "through Detour the CLI gives up as soon as it does directly");
+        assertEquals(directRequests, messageCalls(fake).size(), "Detour called no upstream for an unmapped model");
+    }
+
     static void assertReportsFailure(Run run) {
         assertFalse(run.timedOut(), run.summary());
         assertNotEquals(0, run.exit(), run.summary());

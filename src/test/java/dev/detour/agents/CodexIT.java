@@ -185,4 +185,29 @@ class CodexIT extends AgentCase {
                     "the cut answer was printed as if complete: " + run.summary());
         }
     }
+
+    @Test
+    void whenEveryRouteIsRateLimitedTheCliReportsARateLimitAndStopsWithinItsRetryBudget() {
+        String model = uniqueModel("gpt-5.6-codex-");
+        FakeUpstream first = upstream().handler(r -> AgentUpstream.openAiRateLimited(2));
+        FakeUpstream second = upstream().handler(r -> AgentUpstream.openAiRateLimited(2));
+        account("openai", first, model, 0);
+        account("openai", second, model, 1);
+        FakeUpstream limitedDirect = upstream().handler(r -> AgentUpstream.openAiRateLimited(2));
+
+        Run direct = codexDirect(limitedDirect, model, "Say hello.");
+        Run[] detour = new Run[1];
+        long viaDetour = requestsReachingDetour(() -> detour[0] = codexViaDetour(model, "Say hello."));
+        int directRequests = responsesCalls(limitedDirect).size();
+        AgentProcess.record("codex", "every route rate-limited", directRequests + " requests, " + direct.summary(),
+                viaDetour + " requests, " + detour[0].summary());
+
+        for (Run run : List.of(direct, detour[0])) {
+            assertFalse(run.timedOut(), run.summary());
+            assertTrue(run.exit() != 0, run.summary());
+            assertTrue(run.stderr().contains("429"), "the CLI reports the rate limit: " + run.summary());
+        }
+        assertTrue(viaDetour <= directRequests, () -> "through Detour no more requests than directly (" + directRequests
+                + "), saw " + viaDetour);
+    }
 }

@@ -102,4 +102,14 @@ class NodeSdkIT extends AgentCase {
     void anSdkSeesTheSameOutcomeDirectAndThroughDetour(String sdk, String name) {
         assertSameOutcome(sdk, name);
     }
+
+    /**
+     * Needs issue 18's status mapping (P-8': 429 stays 429, overload answers 529/503) and visibly broken
+     * streams (F-4': a cut after bytes reached the client aborts the client's stream too).
+     */
+    @ParameterizedTest(name = "{0} SDK, {1}")
+    @CsvSource({"openai,cut", "anthropic,429", "openai,429", "anthropic,529"})
+    void anSdkSeesTheSameFailureDirectAndThroughDetour(String sdk, String name) {
+        assertSameOutcome(sdk, name);
+    }
 }
