@@ -15,7 +15,8 @@ import java.time.Duration;
 
 /**
  * {@code GET /metrics} (O-2). Open when Detour listens on a loopback address only (nothing else can
- * reach it); on any other bind it needs {@code Authorization: Bearer <admin token>}.
+ * reach it) and the request was not relayed by a proxy; on any other bind, or through a proxy, it
+ * needs {@code Authorization: Bearer <admin token>}.
  */
 public final class MetricsServlet extends HttpServlet {
     private final transient Metrics metrics;
@@ -44,11 +45,20 @@ public final class MetricsServlet extends HttpServlet {
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         response.setHeader("Cache-Control", "no-store");
-        if (!open && !authorised(request, response)) {
+        if (!(open && !relayed(request)) && !authorised(request, response)) {
             return;
         }
         response.setContentType(PrometheusText.CONTENT_TYPE);
         response.getOutputStream().write(metrics.render(clock.instant()).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * X-6: behind nginx on the same host every request comes from loopback, so the bind alone would
+     * open the metrics to anyone nginx forwards (a missing or mistyped {@code location = /metrics}
+     * rule). A proxy says it relayed a request by adding X-Forwarded-For; a local scraper does not.
+     */
+    private static boolean relayed(HttpServletRequest request) {
+        return request.getHeader("X-Forwarded-For") != null || request.getHeader("Forwarded") != null;
     }
 
     /** The admin token, throttled like the admin API's; false once the refusal is written. */
@@ -74,7 +84,7 @@ public final class MetricsServlet extends HttpServlet {
         response.setStatus(401);
         response.setHeader("WWW-Authenticate", "Bearer");
         response.setContentType("text/plain;charset=utf-8");
-        response.getOutputStream().write("metrics need the admin bearer token on a non-loopback bind\n"
+        response.getOutputStream().write("metrics need the admin bearer token on a non-loopback bind or through a proxy\n"
                 .getBytes(StandardCharsets.UTF_8));
         return false;
     }

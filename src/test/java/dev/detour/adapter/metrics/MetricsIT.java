@@ -104,4 +104,14 @@ class MetricsIT extends OneUpstreamCase {
         }
         assertEquals(200, scrape(gw.base(), null).statusCode(), "loopback bind: open");
     }
+
+    @Test
+    void onALoopbackBindARequestRelayedByAProxyNeedsTheAdminToken() {
+        HttpRequest.Builder relayed = HttpRequest.newBuilder(URI.create(gw.base() + "/metrics")).GET()
+                .header("X-Forwarded-For", "203.0.113.9");
+        assertEquals(401, gw.send(relayed.build()).statusCode(), "nginx forwarded it: not a local scrape");
+        HttpResponse<String> ok = gw.send(relayed.header("Authorization", "Bearer " + TestApp.ADMIN_TOKEN).build());
+        assertEquals(200, ok.statusCode());
+        assertEquals(200, scrape(gw.base(), null).statusCode(), "a local scraper still needs nothing");
+    }
 }
