@@ -1,5 +1,7 @@
 package dev.detour.agents;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import dev.detour.testkit.AgentProcess;
 import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
@@ -72,6 +74,15 @@ abstract class AgentCase {
         Gateway.await(() -> gw.app.events().depth() == 0 && gw.app.events().written() > before,
                 "the client's requests logged");
         return gw.app.events().written() - before;
+    }
+
+    /** A stream cut mid-way: each run fails or retries, and none prints the cut text as a finished answer. */
+    protected static void assertNoRunTookTheCutAnswerAsComplete(String cutText, AgentProcess.Run... runs) {
+        for (AgentProcess.Run run : runs) {
+            assertFalse(run.timedOut(), run.summary());
+            assertFalse(run.exit() == 0 && run.stdout().contains(cutText),
+                    "the cut answer was printed as if complete: " + run.summary());
+        }
     }
 
 }
