@@ -87,36 +87,25 @@ public final class Forwarder {
 
     /** Refuses a request before routing, with the protocol's envelope and one event. */
     public void reject(String requestId, EndpointFamily family, String path, String ip, long startNanos, int status,
-            String code, String message, ResponseSink sink) {
-        reject(requestId, family, path, ip, startNanos, status, code, message, 0, sink);
-    }
-
-    /** As above, telling the client when to retry ({@code Retry-After}, when positive; X-3 throttling). */
-    public void reject(String requestId, EndpointFamily family, String path, String ip, long startNanos, int status,
             String code, String message, long retryAfterSeconds, ResponseSink sink) {
-        Trace trace = new Trace(requestId, null, family, null, false, ip, clock.instant(), startNanos);
-        if (retryAfterSeconds > 0) {
-            trace.extraHeaders.add(new Header("retry-after", Long.toString(retryAfterSeconds)));
-        }
-        answerError(trace, sink, status, code, message, Outcome.CLIENT_ERROR);
+        refuse(new Trace(requestId, null, family, null, false, ip, clock.instant(), startNanos), status, code, message,
+                retryAfterSeconds, sink);
     }
 
+    /** As {@link #reject}, for a request whose key checked out (its event names the key). */
     public void rejectForKey(String requestId, EndpointFamily family, KeyEntry key, String ip, long startNanos,
-            int status, String code, String message, ResponseSink sink) {
-        Trace trace = new Trace(requestId, key.id(), family, null, false, ip, clock.instant(), startNanos);
-        answerError(trace, sink, status, code, message, Outcome.CLIENT_ERROR);
+            int status, String code, String message, long retryAfterSeconds, ResponseSink sink) {
+        refuse(new Trace(requestId, key.id(), family, null, false, ip, clock.instant(), startNanos), status, code,
+                message, retryAfterSeconds, sink);
     }
 
     /**
-     * A key's request refused before routing, with {@code Retry-After} when {@code retryAfterSeconds > 0}
-     * (X-4: a full body budget is busy, not a client error: 503, counted as a failure like S-5's).
+     * A refusal before routing, with {@code Retry-After} when positive (X-3 throttling, X-4 a busy body
+     * budget); a 5xx is Detour being busy, not the client's fault, so it counts as a failure (like S-5's).
      */
-    public void rejectRetryable(String requestId, EndpointFamily family, KeyEntry key, String ip, long startNanos,
-            int status, String code, String message, long retryAfterSeconds, ResponseSink sink) {
-        Trace trace = new Trace(requestId, key.id(), family, null, false, ip, clock.instant(), startNanos);
-        if (retryAfterSeconds > 0) {
-            trace.extraHeaders.add(new Header("retry-after", Long.toString(retryAfterSeconds)));
-        }
+    private void refuse(Trace trace, int status, String code, String message, long retryAfterSeconds,
+            ResponseSink sink) {
+        trace.retryAfter(retryAfterSeconds);
         answerError(trace, sink, status, code, message, status >= 500 ? Outcome.FAILURE : Outcome.CLIENT_ERROR);
     }
 
@@ -153,9 +142,7 @@ public final class Forwarder {
             Router.Refusal r = decision.refusal();
             decision.plan().rejections().forEach(rj -> trace.rejections.add(new RejectionRecord(rj.accountId(),
                     rj.reason().wire())));
-            if (r.retryAfterSeconds() > 0) {
-                trace.extraHeaders.add(new Header("retry-after", Long.toString(r.retryAfterSeconds())));
-            }
+            trace.retryAfter(r.retryAfterSeconds());
             answerError(trace, sink, r.status(), r.code(), r.type(), r.message(), Outcome.FAILURE);
             return;
         }
@@ -207,7 +194,7 @@ public final class Forwarder {
         }
         if (trace.attempts.isEmpty() && skippedForCapacity(trace)) {
             // S-5: nothing was tried because everything was full: busy, not broken; nothing recorded
-            trace.extraHeaders.add(new Header("retry-after", "1"));
+            trace.retryAfter(1);
             answerError(trace, sink, 503, PoolErrorCode.AT_CAPACITY.code(), "every route is at its in-flight limit;"
                     + " retry shortly; request " + call.requestId(), Outcome.FAILURE);
             return;
@@ -219,9 +206,7 @@ public final class Forwarder {
         // 5xx or transport, 502 for a mix; Retry-After = when the soonest of those routes is usable again
         PoolAnswer answer = PoolAnswer.afterAttempts(trace.failedAttempts,
                 call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC, clock.instant(), soonestLeftOut(plan));
-        if (answer.retryAfterSeconds() > 0) {
-            trace.extraHeaders.add(new Header("retry-after", Long.toString(answer.retryAfterSeconds())));
-        }
+        trace.retryAfter(answer.retryAfterSeconds());
         answerError(trace, sink, answer.status(), answer.code(), answer.type(), "every route failed after "
                 + trace.attempts.size() + " attempt(s); request " + call.requestId(), Outcome.FAILURE);
     }

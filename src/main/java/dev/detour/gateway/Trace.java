@@ -4,6 +4,7 @@ import dev.detour.core.account.EndpointFamily;
 import dev.detour.gateway.RequestEvent.AttemptRecord;
 import dev.detour.gateway.RequestEvent.Outcome;
 import dev.detour.gateway.RequestEvent.RejectionRecord;
+import dev.detour.core.selection.PoolAnswer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,7 @@ final class Trace {
     /** S-9: the failed accounts of this request, for the group halt decision at its end. */
     final List<LoadState.Failed> failed = new ArrayList<>(0);
     /** P-8': each failed account's verdict and recovery time, for the client-facing status. */
-    final List<dev.detour.core.selection.PoolAnswer.FailedAttempt> failedAttempts = new ArrayList<>(0);
+    final List<PoolAnswer.FailedAttempt> failedAttempts = new ArrayList<>(0);
     String modelKey;
     Long accountId;
     Long groupId;
@@ -57,5 +58,12 @@ final class Trace {
         return new RequestEvent(requestId, keyId, family == null ? "unknown" : family.wire(), model, modelKey, stream,
                 accountId, groupId, outcome, status, code, reasonCode, List.copyOf(attempts),
                 List.copyOf(rejections), usage, costMicros, ttftMs, latencyMs, clientIp, receivedAt, usageMissing);
+    }
+
+    /** Tells the client when to try again; nothing when {@code seconds} is not positive. */
+    void retryAfter(long seconds) {
+        if (seconds > 0) {
+            extraHeaders.add(new Header("retry-after", Long.toString(seconds)));
+        }
     }
 }

@@ -204,7 +204,7 @@ class SlowClientsIT {
                         for (int i = 0; i < 100_000; i++) {
                             out.write('a');
                             out.flush();
-                            Thread.sleep(200);
+                            Thread.sleep(200); // the slow client itself: Jetty's rate check runs on wall time
                         }
                     } catch (IOException | InterruptedException cutOff) {
                         // the server closed the connection: what this test waits for

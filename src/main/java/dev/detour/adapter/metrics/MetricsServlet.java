@@ -65,7 +65,7 @@ public final class MetricsServlet extends HttpServlet {
     private boolean authorised(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String ip = clientAddress.of(request);
         String presented = BearerTokenAuthenticator.presented(request);
-        Duration wait = presented == null ? tokenFailures.waitFor(ip) : tokenFailures.waitForCredential(ip, presented);
+        Duration wait = tokenFailures.waitForCredential(ip, presented);
         if (!wait.isZero()) {
             long seconds = FailureDelays.retryAfterSeconds(wait);
             response.setStatus(429);

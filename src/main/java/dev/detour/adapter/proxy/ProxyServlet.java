@@ -57,13 +57,13 @@ public final class ProxyServlet extends HttpServlet {
         ServletResponseSink sink = new ServletResponseSink(response);
         if (family == null || !method.equals(family == EndpointFamily.MODELS ? "GET" : "POST")) {
             forwarder.reject(requestId, family, path, ip, startNanos, 404, "request.unknown_endpoint",
-                    "no such endpoint: " + method + " " + path, sink);
+                    "no such endpoint: " + method + " " + path, 0, sink);
             return;
         }
         String presented = presentedKey(request);
         // an address whose recent key guesses failed waits, answered before the lookup (no oracle);
         // an address with no failures costs one map lookup here
-        Duration wait = presented == null ? keyFailures.waitFor(ip) : keyFailures.waitForCredential(ip, presented);
+        Duration wait = keyFailures.waitForCredential(ip, presented);
         if (!wait.isZero()) {
             long seconds = FailureDelays.retryAfterSeconds(wait);
             forwarder.reject(requestId, family, path, ip, startNanos, 429, "auth.throttled",
@@ -76,7 +76,7 @@ public final class ProxyServlet extends HttpServlet {
                 keyFailures.failedCredential(ip, presented); // a missing key is no guess
             }
             forwarder.reject(requestId, family, path, ip, startNanos, 401, "auth.invalid_key",
-                    "missing, unknown, disabled or expired Detour key", sink);
+                    "missing, unknown, disabled or expired Detour key", 0, sink);
             return;
         }
         // the body's buffers stay reserved in the budget until the answer is done (or failed)
@@ -85,7 +85,7 @@ public final class ProxyServlet extends HttpServlet {
             try {
                 body = readBody(request, hold);
             } catch (RefusedBody refused) {
-                forwarder.rejectRetryable(requestId, family, key, ip, startNanos, refused.status, refused.code,
+                forwarder.rejectForKey(requestId, family, key, ip, startNanos, refused.status, refused.code,
                         refused.getMessage(), refused.retryAfterSeconds, sink);
                 return;
             }
@@ -96,7 +96,7 @@ public final class ProxyServlet extends HttpServlet {
                 peek = peek.withSessionId(SessionIds.resolve(request::getHeader, peek.sessionId()));
             } catch (InvalidJsonException e) {
                 forwarder.rejectForKey(requestId, family, key, ip, startNanos, 400, "request.invalid_json",
-                        e.getMessage(), sink);
+                        e.getMessage(), 0, sink);
                 return;
             }
             AnswerIdle.extend(request); // admitted; its answer may be slow to read, as before X-4

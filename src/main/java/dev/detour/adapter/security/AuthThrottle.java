@@ -70,13 +70,14 @@ public final class AuthThrottle {
 
     /**
      * The wait before a try of a token or key from {@code address}: the address's own wait, or that
-     * credential's from there if it already failed there (see {@link #failedCredential}).
+     * credential's from there if it already failed there (see {@link #failedCredential}); with no
+     * credential presented, the address's own wait.
      */
     public Duration waitForCredential(String address, String credential) {
         if (byAddress.isEmpty() && byAddressAndName.isEmpty()) {
             return Duration.ZERO; // the usual case: nothing failed anywhere, so no digest is computed
         }
-        return waitFor(address, digest(credential));
+        return credential == null ? waitFor(address) : waitFor(address, digest(credential));
     }
 
     /**

@@ -55,7 +55,7 @@ final class DetourApiServlet extends HttpServlet {
         String ip = clientAddress.of(request);
         String presented = presentedKey(request);
         // as on the proxy, before the key lookup
-        Duration wait = presented == null ? keyFailures.waitFor(ip) : keyFailures.waitForCredential(ip, presented);
+        Duration wait = keyFailures.waitForCredential(ip, presented);
         if (!wait.isZero()) {
             long seconds = FailureDelays.retryAfterSeconds(wait);
             response.setHeader("Retry-After", Long.toString(seconds));

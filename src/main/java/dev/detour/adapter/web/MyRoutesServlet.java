@@ -86,8 +86,7 @@ final class MyRoutesServlet extends HttpServlet {
             // an address whose recent key guesses failed waits (shared with /v1), before the lookup
             String ip = deps.clientAddress().of(request);
             String presented = request.getParameter("key");
-            Duration wait = presented == null ? deps.keyFailures().waitFor(ip)
-                    : deps.keyFailures().waitForCredential(ip, presented);
+            Duration wait = deps.keyFailures().waitForCredential(ip, presented);
             if (!wait.isZero()) {
                 long seconds = FailureDelays.retryAfterSeconds(wait);
                 response.setStatus(429);
