@@ -4,10 +4,13 @@ import dev.detour.core.account.EndpointFamily;
 import java.nio.charset.StandardCharsets;
 
 /**
- * F-4': how a stream that broke upstream after bytes reached the client ends on the client's side,
- * in the failure form its protocol (and so every official SDK) understands: Anthropic Messages an
- * {@code event: error} frame, Responses a {@code response.failed} event, Chat / Completions no frame
- * ({@link #frame} null, so no {@code [DONE]}); then the chunked body is aborted in every case.
+ * F-4': how a stream that broke upstream after bytes reached the client ends on the client's side, in
+ * the failure form its client knows: Responses a {@code response.failed} event (Codex retries the turn
+ * as it does on a cut); Messages, Chat and Completions no frame ({@link #frame} null); then the chunked
+ * body is aborted in every case. Messages gets no {@code event: error} because the Anthropic SDK turns
+ * that frame into an {@code APIError}, while the same cut straight from the upstream raises
+ * {@code TypeError: terminated}: relaying a cut as a cut is what keeps every SDK's behaviour the same
+ * through Detour (measured in NodeSdkIT; Claude Code falls back to a non-streaming request either way).
  */
 final class BrokenStreamEnding {
     /** The stable code in the Detour-made frames; the event's error_code stays {@code stream.truncated}. */
@@ -23,19 +26,14 @@ final class BrokenStreamEnding {
      *                   binds ids to accounts)
      */
     static byte[] frame(EndpointFamily family, String requestId, String responseId) {
-        String message = ErrorEnvelope.escape("the upstream stream ended before completion; request " + requestId);
-        String sse;
-        if (family == EndpointFamily.MESSAGES) {
-            sse = "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"code\":\"" + CODE
-                    + "\",\"message\":\"" + message + "\"}}\n\n";
-        } else if (family == EndpointFamily.RESPONSES) {
-            String id = responseId == null ? "" : "\"id\":\"" + ErrorEnvelope.escape(responseId) + "\",";
-            sse = "event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{" + id
-                    + "\"object\":\"response\",\"status\":\"failed\",\"error\":{\"code\":\"server_error\","
-                    + "\"message\":\"" + message + "\"},\"incomplete_details\":null}}\n\n";
-        } else {
+        if (family != EndpointFamily.RESPONSES) {
             return null;
         }
+        String message = ErrorEnvelope.escape("the upstream stream ended before completion; request " + requestId);
+        String id = responseId == null ? "" : "\"id\":\"" + ErrorEnvelope.escape(responseId) + "\",";
+        String sse = "event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{" + id
+                + "\"object\":\"response\",\"status\":\"failed\",\"error\":{\"code\":\"server_error\","
+                + "\"message\":\"" + message + "\"},\"incomplete_details\":null}}\n\n";
         return sse.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,6 +1,7 @@
 package dev.detour.gateway;
 
 import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.selection.PoolErrorCode;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -9,6 +10,8 @@ import java.nio.charset.StandardCharsets;
  * upstream URL or key.
  */
 public final class ErrorEnvelope {
+    private static final String MODEL_UNMATCHED = PoolErrorCode.MODEL_UNMATCHED.code();
+
     private ErrorEnvelope() {
     }
 
@@ -26,8 +29,21 @@ public final class ErrorEnvelope {
                 ? "{\"type\":\"error\",\"error\":{\"type\":\"" + (type != null ? type : anthropicType(code))
                         + "\",\"code\":\"" + code + "\",\"message\":\"" + escaped + "\"}}"
                 : "{\"error\":{\"message\":\"" + escaped + "\",\"type\":\"" + (type != null ? type : "detour_error")
-                        + "\",\"code\":\"" + code + "\"}}";
+                        + "\",\"code\":\"" + openAiCode(code) + "\"" + detourCodeBeside(code) + "}}";
         return json.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The {@code error.code} an OpenAI client acts on. Codex gives up on a 404 at once only when the code
+     * is OpenAI's {@code model_not_found} (any other 404 it retries as a broken turn), so an unmapped model
+     * answers that code, with Detour's stable code beside it in {@code detour_code}.
+     */
+    static String openAiCode(String code) {
+        return code.equals(MODEL_UNMATCHED) ? "model_not_found" : code;
+    }
+
+    static String detourCodeBeside(String code) {
+        return code.equals(MODEL_UNMATCHED) ? ",\"detour_code\":\"" + code + "\"" : "";
     }
 
     private static String anthropicType(String code) {

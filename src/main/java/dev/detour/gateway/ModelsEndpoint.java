@@ -111,7 +111,8 @@ final class ModelsEndpoint {
                 ? "{\"type\":\"error\",\"error\":{\"type\":\"not_found_error\",\"code\":\"" + code + "\",\"message\":"
                         + quoted(message) + "}}"
                 : "{\"error\":{\"message\":" + quoted(message) + ",\"type\":\"invalid_request_error\",\"param\":"
-                        + "\"model\",\"code\":\"" + code + "\"}}";
+                        + "\"model\",\"code\":\"" + ErrorEnvelope.openAiCode(code) + "\""
+                        + ErrorEnvelope.detourCodeBeside(code) + "}}";
         return json.getBytes(StandardCharsets.UTF_8);
     }
 

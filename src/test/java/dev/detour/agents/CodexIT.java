@@ -206,4 +206,32 @@ class CodexIT extends AgentCase {
         assertTrue(viaDetour <= directRequests, () -> "through Detour no more requests than directly (" + directRequests
                 + "), saw " + viaDetour);
     }
+
+    /**
+     * Codex 0.171 gives up on a 404 at once only when {@code error.code} is {@code model_not_found} (probed:
+     * 2 requests with that code, 6 with {@code route_pool.model_unmatched} or null under the same retry
+     * settings); any other 404 it retries as a broken turn. So Detour's OpenAI-shape 404 for an unmapped
+     * model carries OpenAI's code, with Detour's own in {@code detour_code}.
+     */
+    @Test
+    void anUnmappedModelFailsAtOnceWithOneRequest() {
+        String model = uniqueModel("gpt-5.6-codex-unmapped-");
+        FakeUpstream fake = upstream().handler(r -> Reply.openAiError(404,
+                "The model `" + model + "` does not exist or you do not have access to it.", "model_not_found"));
+        account("openai", fake, uniqueModel("gpt-5.6-codex-"), 0); // the pool serves something else
+
+        Run direct = codexDirect(fake, model, "Say hello.");
+        int directRequests = responsesCalls(fake).size();
+        Run[] detour = new Run[1];
+        long viaDetour = requestsReachingDetour(() -> detour[0] = codexViaDetour(model, "Say hello."));
+        AgentProcess.record("codex", "unmapped model", directRequests + " requests, " + direct.summary(),
+                viaDetour + " requests, " + detour[0].summary());
+
+        for (Run run : List.of(direct, detour[0])) {
+            assertFalse(run.timedOut(), run.summary());
+            assertTrue(run.exit() != 0, run.summary());
+        }
+        assertEquals(directRequests, viaDetour, "through Detour the CLI gives up as soon as it does directly");
+        assertEquals(directRequests, responsesCalls(fake).size(), "Detour called no upstream for an unmapped model");
+    }
 }

@@ -106,7 +106,9 @@ class ForwardingIT extends TwoUpstreamsCase {
         gw.account("a", a, MAPS, null);
         HttpResponse<String> unmatched = gw.chat("no-such-model");
         assertEquals(404, unmatched.statusCode()); // P-8' (revised from 502): as the real API answers
-        assertEquals("route_pool.model_unmatched", Gateway.read(unmatched.body()).path("error").path("code").asText());
+        assertEquals("route_pool.model_unmatched",
+                Gateway.read(unmatched.body()).path("error").path("detour_code").asText());
+        assertEquals("model_not_found", Gateway.read(unmatched.body()).path("error").path("code").asText());
         a.handler(r -> Reply.openAiError(503, "upstream down", "server_error"));
         HttpResponse<String> failed = gw.chat("glm-5.3");
         assertEquals(503, failed.statusCode()); // P-8' (revised from 502): every attempt was a 5xx

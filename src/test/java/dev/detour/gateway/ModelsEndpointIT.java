@@ -110,7 +110,8 @@ class ModelsEndpointIT {
         assertEquals(404, o.statusCode(), o.body());
         JsonNode oe = Gateway.read(o.body()).path("error");
         assertEquals("invalid_request_error", oe.path("type").asText());
-        assertEquals("route_pool.model_unmatched", oe.path("code").asText());
+        assertEquals("model_not_found", oe.path("code").asText()); // as OpenAI answers an unknown model id
+        assertEquals("route_pool.model_unmatched", oe.path("detour_code").asText());
         assertTrue(oe.path("message").asText().contains(o.headers().firstValue("x-detour-request-id").orElseThrow()));
 
         HttpResponse<String> an = anthropic("/v1/models/claude-haiku-4-5");
@@ -139,7 +140,7 @@ class ModelsEndpointIT {
 
         HttpResponse<String> unmatched = gw.chat("claude-haiku-4-5");
         assertEquals("route_pool.model_unmatched",
-                Gateway.read(unmatched.body()).path("error").path("code").asText());
+                Gateway.read(unmatched.body()).path("error").path("detour_code").asText());
         assertEquals(2, a.requestCount());
     }
 
