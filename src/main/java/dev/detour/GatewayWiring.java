@@ -54,7 +54,7 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
                 events::dropped));
         MetricsEventSink countedEvents = new MetricsEventSink(events, metrics);
         StateRecorder stateRecorder = new StateRecorder(poolStore, snapshot);
-        // Smart keys: prices, blocks, spend, response bindings, route stats beside the snapshot
+        // issue 6 smart keys: prices, blocks, spend, response bindings, route stats beside the snapshot
         MyBatisSmartStore smartStore = new MyBatisSmartStore(database);
         SmartKeys smartKeys = new SmartKeys(smartStore);
         snapshot.onReload(smartKeys::reload);

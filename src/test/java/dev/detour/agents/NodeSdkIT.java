@@ -104,7 +104,7 @@ class NodeSdkIT extends AgentCase {
     }
 
     /**
-     * Needs the status mapping of Honest answers (P-8': 429 stays 429, overload answers 529/503) and visibly broken
+     * Needs issue 18's status mapping (P-8': 429 stays 429, overload answers 529/503) and visibly broken
      * streams (F-4': a cut after bytes reached the client aborts the client's stream too).
      */
     @ParameterizedTest(name = "{0} SDK, {1}")
