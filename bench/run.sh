@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Detour overhead benchmark (SPEC N-1..N-3, issue 9). One command, from the repository root:
+# Detour overhead benchmark (SPEC N-1..N-3, Performance). One command, from the repository root:
 #
 #     bench/run.sh
 #

@@ -90,7 +90,7 @@ public final class App implements AutoCloseable {
         AdminToken adminToken = AdminTokenBootstrap.establish(config.adminToken(), database, clock);
         this.recovery = RecoveryWiring.create(config, database, gateway, admins, settings, clock);
         Map<String, HttpServlet> routes = routes(database, adminToken, consoleUsers, admins, clock);
-        // issue 4 item 5: DETOUR_DEMO seeds a sample pool through the same admin use cases
+        // Demo mode: DETOUR_DEMO seeds a sample pool through the same admin use cases
         this.demo = demoLogin.map(login -> new DemoMode(admins.groups(), admins.accounts(), admins.keys(),
                 gateway.snapshot()::reload, login));
         this.server = JettyServer.newServer(config.bind(), config.port(), routes,

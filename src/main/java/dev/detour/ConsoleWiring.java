@@ -49,7 +49,7 @@ final class ConsoleWiring {
                         new Dashboard(database, gateway.snapshot()), gateway.snapshot()), gateway.proxies());
     }
 
-    /** Issue 6 smart-key pages; /keys/* is shared: the key list (console) and the per-key policy editor and rotate. */
+    /** Smart-key pages; /keys/* is shared: the key list (console) and the per-key policy editor and rotate. */
     static Map<String, HttpServlet> smartPages(ConsoleSessionAuth auth, Map<String, HttpServlet> consolePages,
             GatewayWiring gateway, AdminWiring admins, RecoveryWiring recovery, Clock clock) {
         Map<String, HttpServlet> smart = SmartRoutes.create(new SmartRoutes.Deps(auth, gateway.forwarder(),

@@ -11,7 +11,7 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * Model base prices (S-3, issue 6 item 3): micros per million tokens, input and output. PUT
+ * Model base prices (S-3, Smart keys): micros per million tokens, input and output. PUT
  * replaces the whole table (a model left out becomes unknown). Audited; bumps the pool revision.
  */
 public final class PriceAdmin {

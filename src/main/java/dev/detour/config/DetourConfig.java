@@ -75,7 +75,7 @@ public record DetourConfig(
                 clientLimits);
     }
 
-    /** Demo mode (issue 4 item 5): a built-in fake upstream, sample pool and request trickle. */
+    /** Demo mode: a built-in fake upstream, sample pool and request trickle. */
     public DetourConfig withDemo(boolean on) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
                 adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, on, clientLimits);

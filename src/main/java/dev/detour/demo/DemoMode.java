@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code DETOUR_DEMO=true} (issue 4 item 5): the demo relays, the sample pool and the trickle,
+ * Demo mode ({@code DETOUR_DEMO=true}): the demo relays, the sample pool and the trickle,
  * started after Detour listens and stopped first when it closes.
  */
 public final class DemoMode implements AutoCloseable {

@@ -58,7 +58,7 @@ public final class Forwarder {
     }
 
     /**
-     * With the smart-key facts (issue 6: cost and spend, route stats, response bindings) and the load
+     * With the smart-key facts (cost and spend, route stats, response bindings) and the load
      * state (S-4 pick times, S-6 bindings, S-7 costs, S-9 halts, C-6 half-open guard).
      */
     public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
@@ -381,7 +381,7 @@ public final class Forwarder {
     }
 
     /**
-     * Issue 6 on a delivered answer: cost = tokens × price × group ratio on the event and the key's
+     * Smart keys, on a delivered answer: cost = tokens × price × group ratio on the event and the key's
      * spend (K-2); the route's real-traffic outcome and TTFT (S-3); response id → account (P-10).
      */
     private void settleSmart(ClientCall call, Candidate candidate, Trace trace, String responseId, Integer ttftMs) {

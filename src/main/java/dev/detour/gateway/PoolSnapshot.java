@@ -42,7 +42,7 @@ public final class PoolSnapshot {
         reload();
     }
 
-    /** Issue 6: facts kept beside the pool (prices, blocks, spend) reload whenever the pool does. */
+    /** Smart keys: facts kept beside the pool (prices, blocks, spend) reload whenever the pool does. */
     public void onReload(Runnable listener) {
         reloadListeners.add(listener);
         listener.run();

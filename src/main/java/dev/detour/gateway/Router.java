@@ -151,7 +151,7 @@ public final class Router {
         load.bindings().unbind(call.key().id(), call.peek().sessionId(), call.peek().model(), sticky, now);
     }
 
-    // ---- issue 6 (smart keys): K-2 spend, S-10 blocks, S-3 inputs, P-10 state binding, E-2 preview ----
+    // ---- Smart keys: K-2 spend, S-10 blocks, S-3 inputs, P-10 state binding, E-2 preview ----
 
     /** E-2 route preview: what selection would do now for this key and model; calls no upstream. */
     public Plan preview(PoolSnapshot.View view, KeyEntry key, EndpointFamily family, String model, Instant now) {

@@ -37,7 +37,7 @@ final class Trace {
     boolean finished;
     /** P-10': state-bound with no binding: once dispatched to one account, never sent to another. */
     boolean stateBoundUnknown;
-    /** Issue 6: tokens × model price × group ratio, micros. */
+    /** Smart keys' request cost: tokens × model price × group ratio, micros. */
     long costMicros;
     /** P-7': a relayed stream ended without any usage frame, so its cost is unknown (not zero). */
     boolean usageMissing;

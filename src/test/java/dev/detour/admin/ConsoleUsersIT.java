@@ -83,7 +83,7 @@ class ConsoleUsersIT {
         }
         SignInResult blocked = users.signIn("admin", "right-password", "10.0.0.1");
         assertEquals(SignInResult.Outcome.THROTTLED, blocked.outcome());
-        // X-3 (issue 17): the fifth failure makes that address wait 1 s (was: every address 15 min)
+        // X-3 (Security hardening): the fifth failure makes that address wait 1 s (was: every address 15 min)
         assertEquals(java.time.Duration.ofSeconds(1), blocked.retryAfter());
         assertTrue(users.signIn("admin", "right-password", "10.0.0.2").signedIn(), "another address is never refused");
         clock.advance(java.time.Duration.ofSeconds(1));

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 4 item 5: the real App with DETOUR_DEMO on, against the shared test MariaDB. The trickle's
+ * Demo mode: the real App with DETOUR_DEMO on, against the shared test MariaDB. The trickle's
  * loop is stopped and its {@code tick()} called by hand; the clock is frozen, so cooldowns hold still.
  */
 class DemoModeIT {

@@ -7,7 +7,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
-/** Issue 6 test helpers over {@link Gateway}: groups with ratios, keys with policies, calls with a given key. */
+/** Smart-key test helpers over {@link Gateway}: groups with ratios, keys with policies, calls with a given key. */
 final class SmartFixture {
     final Gateway gw;
 

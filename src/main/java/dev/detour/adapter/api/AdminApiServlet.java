@@ -65,7 +65,7 @@ public final class AdminApiServlet extends HttpServlet {
         this.afterChange = afterChange;
     }
 
-    /** Issue 6: prices and block rules (wired by App next to the other resources). */
+    /** Smart keys: prices and block rules (wired by App next to the other resources). */
     public AdminApiServlet withSmartKeys(dev.detour.admin.PriceAdmin prices, dev.detour.admin.BlockAdmin blocks) {
         this.smart = new SmartApi(prices, blocks);
         return this;

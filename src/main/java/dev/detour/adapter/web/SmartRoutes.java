@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Issue 6 routes: the key holder's pages ({@code /my}, E-1) and JSON ({@code /v1/detour/*}, E-2),
+ * Smart-key routes: the key holder's pages ({@code /my}, E-1) and JSON ({@code /v1/detour/*}, E-2),
  * and the console's key policy editor, prices and block rules (behind {@link ConsoleGate}).
  */
 public final class SmartRoutes {

@@ -1,7 +1,7 @@
 package dev.detour.core.selection;
 
 /**
- * The cost of one request (SPEC §1 event cost, issue 6 item 3): tokens × model price × group
+ * The cost of one request (SPEC §1 event cost, Smart keys): tokens × model price × group
  * ratio, in micros, integer arithmetic. Unknown price → 0 (nothing to charge against).
  */
 public final class RequestCost {

@@ -36,7 +36,7 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * Issue 4 end to end in a real headless Chromium (Debian's /usr/bin/chromium through /usr/bin/chromedriver;
+ * The operator console end to end in a real headless Chromium (Debian's /usr/bin/chromium through /usr/bin/chromedriver;
  * Selenium downloads nothing): sign in, a real 429 through the proxy, the cooldown badge arriving by htmx
  * polling and counting down, the hover panel, the drawer as a side panel, no page-level horizontal scroll
  * at 1280 px and 390 px, keyboard reach. Screenshots: target/console-accounts.png and -phone.png.

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Issue 7 in the console: the C-6 breaker and backoff as their own badges, the S-9 group halt on the groups page. */
+/** Load distribution and protection in the console: the C-6 breaker and backoff as their own badges, the S-9 group halt on the groups page. */
 class ProtectionConsoleIT {
     private static final String MAPS = "[{\"from\":\"gpt-5.6-sol\",\"to\":\"upstream-sol\"}]";
     private Gateway gw;
