@@ -7,7 +7,7 @@ public record SettingField(String name, long min, long max, long defaultValue) {
     public static final SettingField CONNECT_TIMEOUT = new SettingField("connect_timeout_seconds", 1, 300, 20);
     public static final SettingField READ_TIMEOUT = new SettingField("read_timeout_seconds", 1, 3600, 180);
     public static final SettingField PROBE_BUDGET = new SettingField("probe_budget_per_minute", 0, 600, 30);
-    public static final SettingField PROBE_CONCURRENCY = new SettingField("probe_concurrency", 1, 64, 4);
+    public static final SettingField PROBE_CONCURRENCY = new SettingField("probe_concurrency", 1, 64, 3);
     /** S-6: 30 min by default; 0 turns stickiness off. */
     public static final SettingField STICKY_TTL = new SettingField("sticky_ttl_seconds", 0, 86_400, 1_800);
     public static final SettingField IDLE_BONUS_PER_HOUR = new SettingField("idle_bonus_per_hour_ppm", 0, 10_000_000, 500_000);
