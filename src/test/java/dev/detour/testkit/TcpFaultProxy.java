@@ -33,10 +33,12 @@ public final class TcpFaultProxy implements AutoCloseable {
     private final Queue<Fault> queued = new ConcurrentLinkedQueue<>();
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
     private final AtomicInteger accepted = new AtomicInteger();
+    private final AtomicInteger held = new AtomicInteger();
     private final CountDownLatch closing = new CountDownLatch(1);
     private volatile Fault standing = Fault.NONE;
     private volatile CountDownLatch stalls = new CountDownLatch(1);
     private volatile ServerSocket listener;
+    private volatile Thread acceptor;
 
     private TcpFaultProxy(InetSocketAddress target) throws IOException {
         this.target = target;
@@ -95,6 +97,13 @@ public final class TcpFaultProxy implements AutoCloseable {
     /** Closes the listening port: a connect is refused (RST to the SYN) until {@link #accept()}. */
     public synchronized TcpFaultProxy refuse() {
         closeQuietly(listener);
+        // A thread blocked in accept() keeps the socket listening until it has left (the JDK closes a
+        // listener under a blocked accept by signalling that thread): only then is a connect refused.
+        try {
+            acceptor.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         return this;
     }
 
@@ -114,6 +123,14 @@ public final class TcpFaultProxy implements AutoCloseable {
 
     public int connectionsAccepted() {
         return accepted.get();
+    }
+
+    /**
+     * Answers a stall holds right now. A test that wants "the client leaves while the answer is held" waits for
+     * this first: a {@link #release()} before the stall began would not end it.
+     */
+    public int held() {
+        return held.get();
     }
 
     /** Connections accepted and not yet closed on both sides. */
@@ -138,7 +155,7 @@ public final class TcpFaultProxy implements AutoCloseable {
     }
 
     private void startAccepting(ServerSocket socket) {
-        daemon("fault-proxy-" + port + "-accept", () -> {
+        acceptor = daemon("fault-proxy-" + socket.getLocalPort() + "-accept", () -> {
             while (!socket.isClosed()) {
                 try {
                     Socket client = socket.accept();
@@ -152,10 +169,11 @@ public final class TcpFaultProxy implements AutoCloseable {
         });
     }
 
-    private static void daemon(String name, Runnable body) {
+    private static Thread daemon(String name, Runnable body) {
         Thread thread = new Thread(body, name);
         thread.setDaemon(true);
         thread.start();
+        return thread;
     }
 
     private static void closeQuietly(java.io.Closeable closeable) {
@@ -331,10 +349,13 @@ public final class TcpFaultProxy implements AutoCloseable {
 
         private void awaitRelease() {
             CountDownLatch gate = stalls;
+            held.incrementAndGet();
             try {
                 gate.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                held.decrementAndGet();
             }
         }
 

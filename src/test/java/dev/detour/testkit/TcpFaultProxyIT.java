@@ -73,6 +73,7 @@ class TcpFaultProxyIT {
         proxy.fault(Fault.stallBeforeHeaders());
         try (Socket socket = send(proxy.port())) {
             upstream.awaitRequests(2);
+            Gateway.await(() -> proxy.held() == 1, "the answer is held");
             assertEquals(0, readQuietly(socket).length, "nothing before the release");
             proxy.release();
             assertArrayEquals(direct, readToEnd(socket.getInputStream()));
@@ -86,6 +87,7 @@ class TcpFaultProxyIT {
             byte[] head = readExactly(socket.getInputStream(), headerEnd + 10);
             assertArrayEquals(Arrays.copyOf(direct, headerEnd + 10), head);
             assertEquals(0, readQuietly(socket).length, "the rest is held");
+            assertEquals(1, proxy.held());
             proxy.release();
             assertArrayEquals(Arrays.copyOfRange(direct, headerEnd + 10, direct.length),
                     readToEnd(socket.getInputStream()));
