@@ -39,7 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <li>each account's state afterwards (F-1, F-3, C-2, F-5): untouched, account cooled, model cooled, or
  *     status error, with the failure kind;</li>
  * <li>in-flight leases back to 0;</li>
- * <li>exactly one request event per client request, counted in MariaDB after the App closed (flushed).</li>
+ * <li>exactly one request event per client request, counted in MariaDB after the App closed (flushed);</li>
+ * <li>and, the wire healthy again and the clock past the cooldown, that a serves again with its traces cleared.</li>
  * </ul>
  * Stalls end by Detour's own 1 s read gap (config), never by a sleep in the test.
  */
@@ -222,11 +223,29 @@ class FaultMatrixIT {
             JsonNode event = answer.requestId() == null ? events.get(events.size() - 1)
                     : s.gw.event(answer.requestId()); // the event of the very answer the client got
             row.client().checkEvent(event, s);
+            if (row.a() != State.ACCOUNT_ERROR) { // quota comes back by its recovery rule, not by time
+                servedByAOnceTheWindowPassed(s);
+            }
 
             s.gw.close(); // flushes the event queue: a late duplicate would be counted below
             assertEquals(s.requests, Rows.number("SELECT COUNT(*) FROM request_events"), "one event per request");
             assertEquals(s.requests, Rows.number("SELECT COUNT(DISTINCT request_id) FROM request_events"));
         }
+    }
+
+    /**
+     * R-1 and C-5 after every fault: once the wire is healthy again and the cooldown window has passed (the
+     * clock moved, nobody waited), a serves again without any action and its failure traces are cleared.
+     */
+    private static void servedByAOnceTheWindowPassed(Scene s) {
+        s.proxyA.healthy().accept();
+        s.proxyB.healthy().accept();
+        s.gw.clock.advance(Duration.ofSeconds(COOLDOWN + 1));
+        Answer again = s.buffered();
+        assertEquals(200, again.status(), again.body());
+        assertTrue(again.body().contains("from a"), "a serves again: " + again.body());
+        State.UNTOUCHED.check(s.gw.accountState(s.idA), "a after its success");
+        Gateway.await(() -> s.gw.app.leases().total() == 0, "every in-flight lease returned");
     }
 
     /** One named case: the fault, the client's request, what the client gets and each account's state after. */
