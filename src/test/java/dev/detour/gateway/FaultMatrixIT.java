@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.detour.config.DetourConfig;
 import dev.detour.testkit.Bodies;
 import dev.detour.testkit.Fault;
 import dev.detour.testkit.FakeUpstream;
@@ -21,6 +22,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.ToLongFunction;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -191,8 +194,9 @@ class FaultMatrixIT {
 
     /**
      * D-1's database faults (testkit DatabaseFaults: the real mariadbd frozen with SIGSTOP / continued, stopped /
-     * started) go here, one {@link Row} each, on an App with its own embedded MariaDB — never the shared one.
-     * Until that tool is merged there are none.
+     * started) go here, one {@link Row} each, on an App with its own embedded MariaDB — never the shared one:
+     * {@code new Scene(c -> c.withDatabase(db.jdbcUrl(), db.user(), db.password()), countOn(db))}, the fault
+     * armed in the row, the same four checks after the thaw. Until that tool is merged there are none.
      */
     static Stream<Row> databaseRows() {
         return Stream.empty();
@@ -228,8 +232,8 @@ class FaultMatrixIT {
             }
 
             s.gw.close(); // flushes the event queue: a late duplicate would be counted below
-            assertEquals(s.requests, Rows.number("SELECT COUNT(*) FROM request_events"), "one event per request");
-            assertEquals(s.requests, Rows.number("SELECT COUNT(DISTINCT request_id) FROM request_events"));
+            assertEquals(s.requests, s.sql.applyAsLong("SELECT COUNT(*) FROM request_events"), "one event per request");
+            assertEquals(s.requests, s.sql.applyAsLong("SELECT COUNT(DISTINCT request_id) FROM request_events"));
         }
     }
 
@@ -406,15 +410,24 @@ class FaultMatrixIT {
         final long idB;
         int requests;
 
-        private Scene() {
-            gw = Gateway.start(c -> c.withTimeouts(Duration.ofSeconds(2), READ_GAP));
+        /** Runs a counting query on the database this scene's App writes to. */
+        final ToLongFunction<String> sql;
+
+        /**
+         * @param database where the App keeps its state (identity: the shared test database; a database row
+         *                 passes {@code c -> c.withDatabase(…)} of its own server, never freezing the shared one)
+         * @param sql      a counting query on that database
+         */
+        private Scene(UnaryOperator<DetourConfig> database, ToLongFunction<String> sql) {
+            this.sql = sql;
+            gw = Gateway.start(c -> database.apply(c.withTimeouts(Duration.ofSeconds(2), READ_GAP)));
             idA = gw.account("a", upA, MAPS_A, "{\"base_url\":\"" + proxyA.url() + "\"," + POLICY_A + "}");
             idB = gw.account("b", upB, MAPS_B, "{\"base_url\":\"" + proxyB.url() + "\"," + POLICY_B + "}");
             gw.key();
         }
 
         static Scene start() {
-            return new Scene();
+            return new Scene(UnaryOperator.identity(), Rows::number);
         }
 
         Answer buffered() {
