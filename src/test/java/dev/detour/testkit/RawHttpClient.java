@@ -71,6 +71,12 @@ public final class RawHttpClient implements AutoCloseable {
         return line;
     }
 
+    /** Goes away as an aborted client does: an RST, so the server's next write fails at once. */
+    public void abort() throws IOException {
+        socket.setSoLinger(true, 0);
+        socket.close();
+    }
+
     @Override
     public void close() throws IOException {
         socket.close();

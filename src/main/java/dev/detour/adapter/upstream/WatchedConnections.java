@@ -114,7 +114,7 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
         private volatile SocketAddress remote;
 
         Watched(String id) {
-            super(id);
+            super(id, null, null, null, null, null, null, WholeHeadParser.FACTORY);
         }
 
         @Override

@@ -36,6 +36,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The real pooled client against a real scripted upstream on loopback. */
 @Timeout(60) // a hang guard only: no assertion here depends on timing
@@ -412,6 +414,53 @@ class HttpClient5UpstreamClientIT {
             UpstreamTransportException e = assertThrows(UpstreamTransportException.class, () -> watched.send(get(url)));
             assertEquals(TransportErrorType.CLOSED_EARLY, e.error().type());
             assertNoFurtherConnection(server);
+            serving.shutdownNow();
+        }
+    }
+
+    /**
+     * D-6: an answer cut inside its head (status line, or headers without their blank line) is a connection
+     * closed early, not a complete answer with an empty body (HttpCore alone reads the close as the head's end).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"HTTP/1.1 200", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-ca"})
+    void anAnswerCutInsideItsHeadIsClosedEarly(String head) throws Exception {
+        try (ServerSocket server = new ServerSocket(0)) {
+            ExecutorService serving = Executors.newSingleThreadExecutor();
+            serving.submit(() -> {
+                try (var only = server.accept()) {
+                    readRequestHead(only.getInputStream());
+                    only.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+                }
+                return null;
+            });
+            String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
+            UpstreamTransportException e = assertThrows(UpstreamTransportException.class, () -> client.send(get(url)));
+            assertEquals(TransportErrorType.CLOSED_EARLY, e.error().type(), e.getMessage());
+            assertTrue(e.getMessage().contains("inside the response head"), e.getMessage());
+            serving.shutdownNow();
+        }
+    }
+
+    /** A whole head and a body delimited by the close (no Content-Length, no chunks) is still an answer. */
+    @Test
+    void aWholeHeadWithABodyEndedByTheCloseIsStillAnAnswer() throws Exception {
+        try (ServerSocket server = new ServerSocket(0)) {
+            ExecutorService serving = Executors.newSingleThreadExecutor();
+            serving.submit(() -> {
+                try (var only = server.accept()) {
+                    readRequestHead(only.getInputStream());
+                    only.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{\"a\":1}"
+                            .getBytes(StandardCharsets.US_ASCII));
+                }
+                return null;
+            });
+            String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
+            try (var response = client.send(get(url))) {
+                assertEquals(200, response.status());
+                assertEquals("{\"a\":1}", readAll(response.body()));
+            }
             serving.shutdownNow();
         }
     }
