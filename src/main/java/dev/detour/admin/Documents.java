@@ -49,7 +49,17 @@ public final class Documents {
                 .put("cap_seconds", c.backoff().capSeconds());
         o.put("revision", stored.revision()).put("created_at", stored.createdAt().toString())
                 .put("updated_at", stored.updatedAt().toString());
+        if (stored.configError()) {
+            configError(o, stored);
+        }
         return o;
+    }
+
+    /** D-4: why, and which fields; an unreadable field shows null (what was read in its place is a stand-in). */
+    private static void configError(ObjectNode o, StoredAccount stored) {
+        ObjectNode error = o.putObject("config_error").put("reason", stored.account().configError());
+        stored.unreadableFields().forEach(error.putArray("fields")::add);
+        stored.unreadableFields().stream().filter(o::has).forEach(o::putNull);
     }
 
     static ObjectNode failurePolicy(FailurePolicy p) {

@@ -49,6 +49,17 @@ public final class Gateway implements AutoCloseable {
         return gateway;
     }
 
+    /**
+     * Closes this App and starts a fresh one on the same database, not cleaned (what a restart finds:
+     * e.g. rows corrupted meanwhile), with the same clock and Detour key.
+     */
+    public Gateway restart() {
+        app.close();
+        Gateway restarted = new Gateway(clock, TestApp.start(TestApp.config(), clock));
+        restarted.key = key;
+        return restarted;
+    }
+
     public String base() {
         return "http://127.0.0.1:" + app.port();
     }
