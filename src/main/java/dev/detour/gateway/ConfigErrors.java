@@ -1,8 +1,12 @@
 package dev.detour.gateway;
 
 import dev.detour.core.account.Account;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,33 +19,44 @@ public final class ConfigErrors {
     private static final Logger log = LoggerFactory.getLogger(ConfigErrors.class);
     private Map<String, String> reasons = Map.of();
 
-    /** Called after each snapshot reload with the current view (synchronized: reloads may overlap). */
-    public synchronized void observe(PoolSnapshot.View view) {
-        Map<String, String> now = new HashMap<>();
-        Map<String, String> names = new HashMap<>();
+    /**
+     * Called after each snapshot reload with the current view (synchronized: reloads may overlap).
+     * Logs and returns the transition lines: an object newly unreadable (or with a new reason), and
+     * one readable again; nothing when the state is unchanged.
+     */
+    public synchronized List<String> observe(PoolSnapshot.View view) {
+        Map<String, String> now = new TreeMap<>();
+        Set<String> present = new HashSet<>();
         for (Account a : view.accounts()) {
             String object = "account " + a.id() + " (" + a.name() + ")";
-            names.put(object, object);
+            present.add(object);
             if (a.hasConfigError()) {
                 now.put(object, a.configError());
             }
         }
         for (KeyEntry k : view.keysByHash().values()) {
             String object = "key " + k.id() + " (" + k.name() + ")";
-            names.put(object, object);
+            present.add(object);
             if (k.configError() != null) {
                 now.put(object, k.configError());
             }
         }
+        List<String> lines = new ArrayList<>();
         now.forEach((object, reason) -> {
             if (!reason.equals(reasons.get(object))) {
-                log.warn("{} is config_error and out of service: {}. Edit it to repair it{}", object, reason,
-                        masterKeyHint(reason));
+                String line = object + " is config_error and out of service: " + reason + ". Edit it to repair it"
+                        + masterKeyHint(reason);
+                log.warn(line);
+                lines.add(line);
             }
         });
-        reasons.keySet().stream().filter(o -> names.containsKey(o) && !now.containsKey(o)).sorted()
-                .forEach(o -> log.info("{} is readable again and back in service", o));
+        reasons.keySet().stream().filter(o -> present.contains(o) && !now.containsKey(o)).sorted().forEach(o -> {
+            String line = o + " is readable again and back in service";
+            log.info(line);
+            lines.add(line);
+        });
         reasons = Map.copyOf(now);
+        return lines;
     }
 
     /** Accounts and keys in config_error now. */

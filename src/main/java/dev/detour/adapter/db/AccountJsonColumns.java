@@ -50,7 +50,7 @@ public final class AccountJsonColumns {
             }
             entries.add(new ModelMapping(node.get("from").asText(), node.get("to").asText()));
         }
-        return checked(() -> new ModelMappings(entries));
+        return checked(() -> ModelMappings.of(entries));
     }
 
     public static String writeFamilies(Set<EndpointFamily> families) {
