@@ -54,8 +54,13 @@ public final class Gateway implements AutoCloseable {
      * e.g. rows corrupted meanwhile), with the same clock and Detour key.
      */
     public Gateway restart() {
+        return restart(UnaryOperator.identity());
+    }
+
+    /** As {@link #restart()}, with the test config adjusted (e.g. another master key). */
+    public Gateway restart(UnaryOperator<DetourConfig> adjust) {
         app.close();
-        Gateway restarted = new Gateway(clock, TestApp.start(TestApp.config(), clock));
+        Gateway restarted = new Gateway(clock, TestApp.start(adjust.apply(TestApp.config()), clock));
         restarted.key = key;
         return restarted;
     }

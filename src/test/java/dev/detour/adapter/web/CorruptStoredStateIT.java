@@ -6,15 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.adapter.crypto.SecretBox;
+import dev.detour.admin.AccountRows;
+import dev.detour.admin.KeyPolicies;
 import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Rows;
+import dev.detour.testkit.TestApp;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.util.Map;
 import java.util.function.LongFunction;
 import java.util.stream.Stream;
 import org.htmlunit.WebClient;
 import org.htmlunit.html.HtmlPage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -113,6 +120,96 @@ class CorruptStoredStateIT {
         gw.app.snapshot().refreshIfChanged();
         assertEquals(200, gw.chat("m").statusCode());
         assertEquals(1, brokenUpstream.requestCount(), "routing resumes on the repaired account (priority 0)");
+    }
+
+    @Test
+    void aLostMasterKeyLeavesDetourRunningWithEveryAccountConfigErrorAndTheConsoleSaysWhatToDo() throws Exception {
+        long first = gw.account("first", brokenUpstream, MAPPING, null);
+        long second = gw.account("second", healthyUpstream, MAPPING, null);
+        gw.key();
+
+        gw = gw.restart(c -> c.withSecrets(OTHER_MASTER_KEY, TestApp.ADMIN_PASSWORD, TestApp.ADMIN_TOKEN));
+
+        assertEquals(503, gw.chat("m").statusCode(), "no account can serve, and Detour says so");
+        assertEquals(0, brokenUpstream.requestCount() + healthyUpstream.requestCount(), "no call with a garbled key");
+        for (long id : new long[] {first, second}) {
+            JsonNode doc = gw.admin("GET", "/accounts/" + id, null);
+            assertEquals("config_error", doc.path("state").path("status").asText());
+            assertEquals("api_key: " + AccountRows.KEY_DOES_NOT_OPEN, doc.path("config_error").path("reason").asText());
+        }
+        assertEquals(2.0, metric("detour_config_errors"));
+        try (WebClient web = ConsolePages.browser(false)) {
+            ConsolePages.signIn(web, gw.base());
+            String banner = ((HtmlPage) web.getPage(gw.base() + "/accounts")).querySelector("#master-key-banner")
+                    .getTextContent();
+            assertTrue(banner.contains("DETOUR_MASTER_KEY") && banner.contains("master.key")
+                    && banner.contains("re-enter each upstream key"), banner);
+        }
+
+        gw.admin("PUT", "/accounts/" + first, "{\"api_key\":\"sk-test-reentered-secret\"}");
+        gw.app.snapshot().refreshIfChanged();
+        assertEquals(200, gw.chat("m").statusCode());
+        assertEquals("Bearer sk-test-reentered-secret", brokenUpstream.lastRequest().header("Authorization"));
+        assertEquals(1.0, metric("detour_config_errors"));
+    }
+
+    @Test
+    void aKeyWhoseStoredPolicyCannotBeReadIsRefusedNeverServedUnrestricted() throws Exception {
+        gw.account("healthy", healthyUpstream, MAPPING, null);
+        gw.key();
+        long keyId = gw.admin("GET", "/keys", null).path("items").get(0).path("id").asLong();
+        Rows.execute("UPDATE detour_keys SET policy_json = '{\"spend_limit\":' WHERE id = " + keyId);
+
+        gw = gw.restart();
+
+        var refused = gw.chat("m");
+        assertEquals(403, refused.statusCode());
+        assertEquals("key.config_error", Gateway.read(refused.body()).path("error").path("code").asText());
+        assertEquals(0, healthyUpstream.requestCount());
+        assertEquals(KeyPolicies.UNREADABLE, gw.admin("GET", "/keys/" + keyId, null).path("config_error")
+                .path("reason").asText());
+        assertEquals(1.0, metric("detour_config_errors"));
+        try (WebClient web = ConsolePages.browser(false)) {
+            ConsolePages.signIn(web, gw.base());
+            HtmlPage keys = web.getPage(gw.base() + "/keys");
+            assertTrue(keys.querySelector("#key-" + keyId + " .badge-config-error").getTextContent()
+                    .contains("Save its policy to repair it"));
+        }
+
+        JsonNode repaired = gw.admin("PUT", "/keys/" + keyId, "{\"spend_limit\":null}");
+        assertFalse(repaired.has("config_error"), repaired.toString());
+        gw.app.snapshot().refreshIfChanged();
+        assertEquals(200, gw.chat("m").statusCode());
+    }
+
+    @Test
+    void anOutOfRangeStoredSettingFallsBackAloneAndTheSettingsPageSaysWhy() throws Exception {
+        Rows.execute("INSERT INTO settings (name, value, updated_at) VALUES ('retention_days', '0', NOW(3)), "
+                + "('sticky_ttl_seconds', '60', NOW(3)) ON DUPLICATE KEY UPDATE value = VALUES(value)");
+
+        gw = gw.restart();
+
+        assertEquals(30, gw.app.settings().current().retentionDays(), "the default, for that setting only");
+        assertEquals(60, gw.app.settings().current().stickyTtl().toSeconds(), "the readable one applies");
+        assertEquals(Map.of("retention_days", "0"), gw.app.settings().unreadable());
+        try (WebClient web = ConsolePages.browser(false)) {
+            ConsolePages.signIn(web, gw.base());
+            HtmlPage settings = web.getPage(gw.base() + "/settings");
+            String why = settings.querySelector("#unreadable-retention_days").getTextContent();
+            assertTrue(why.contains("\u201c0\u201d") && why.contains("default 30"), why);
+            assertEquals(null, settings.querySelector("#unreadable-sticky_ttl_seconds"));
+        }
+
+        gw.admin("PUT", "/settings", "{\"retention_days\":7}");
+        assertEquals(Map.of(), gw.app.settings().unreadable(), "a valid save repairs it");
+        assertEquals(7, gw.app.settings().current().retentionDays());
+    }
+
+    private double metric(String name) {
+        String text = gw.send(HttpRequest.newBuilder(URI.create(gw.base() + "/metrics"))
+                .header("Authorization", "Bearer " + TestApp.ADMIN_TOKEN).GET().build()).body();
+        return text.lines().filter(l -> l.startsWith(name + " ")).mapToDouble(l -> Double.parseDouble(l.split(" ")[1]))
+                .findFirst().orElseThrow(() -> new AssertionError(name + " not in /metrics"));
     }
 
     private void assertEveryConsolePageAnswers(long broken) throws Exception {
