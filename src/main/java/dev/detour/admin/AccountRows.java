@@ -35,6 +35,8 @@ import java.util.stream.Collectors;
 public final class AccountRows {
     /** D-4: the reason shown for an upstream key sealed under another master key (lost or replaced). */
     public static final String KEY_DOES_NOT_OPEN = "does not decrypt with the current master key";
+    /** D-4: the unreadable "field" of an account whose group cannot be read; the account's own columns are fine. */
+    public static final String GROUP = "group";
 
     private AccountRows() {
     }
@@ -74,6 +76,7 @@ public final class AccountRows {
                 problems.read("backoff", () -> AccountPolicyColumns.readBackoff(row.backoffJson()), BackoffPolicy.DEFAULTS));
         AccountStatus status = problems.read("status", () -> status(row.status()), AccountStatus.ERROR);
         problems.read("api_key", () -> keyCheck.opens(row) ? null : fail(KEY_DOES_NOT_OPEN), null);
+        problems.read(GROUP, () -> group(row), null);
         Account account = new Account(row.id(), config.name(), config.groupId(), config.platform(), config.baseUrl(),
                 config.mappings(), config.effectiveFamilies(), config.priority(), config.weight(), config.enabled(),
                 row.archived(), status, config.quotaRemaining(), config.maxInFlight(),
@@ -107,6 +110,11 @@ public final class AccountRows {
         } catch (RuntimeException e) {
             return false;
         }
+    }
+
+    private static Void group(AccountRow row) {
+        String error = GroupRules.configError(row.groupRatioPpm(), row.groupHaltPolicy());
+        return error == null ? null : fail("group " + row.groupName() + " cannot be read (" + error + "); repair the group");
     }
 
     private static Platform platform(String wire) {

@@ -22,6 +22,10 @@ public final class Documents {
         o.put("id", g.id()).put("name", g.name()).put("ratio_ppm", g.ratioPpm()).put("color", g.color())
                 .put("halt_policy", g.haltPolicy());
         o.put("created_at", g.createdAt().toString()).put("updated_at", g.updatedAt().toString());
+        String error = GroupRules.configError(g.ratioPpm(), g.haltPolicy());
+        if (error != null) {
+            o.putObject("config_error").put("reason", error); // D-4: its accounts are out of routing until repaired
+        }
         return o;
     }
 
@@ -59,7 +63,8 @@ public final class Documents {
     private static void configError(ObjectNode o, StoredAccount stored) {
         ObjectNode error = o.putObject("config_error").put("reason", stored.account().configError());
         stored.unreadableFields().forEach(error.putArray("fields")::add);
-        stored.unreadableFields().stream().filter(o::has).forEach(o::putNull);
+        // the group's name and id are readable even when the group's settings are not
+        stored.unreadableFields().stream().filter(f -> o.has(f) && !f.equals(AccountRows.GROUP)).forEach(o::putNull);
     }
 
     static ObjectNode failurePolicy(FailurePolicy p) {

@@ -68,7 +68,11 @@ class AccountRowsTest {
                         with(r -> r.cipher = new SecretBox(new byte[] {
                             1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1})
                                 .seal("sk-test-secret", ID))),
-                Arguments.of("api_key", AccountRows.KEY_DOES_NOT_OPEN, with(r -> r.cipher = "v1:not-base64!")));
+                Arguments.of("api_key", AccountRows.KEY_DOES_NOT_OPEN, with(r -> r.cipher = "v1:not-base64!")),
+                Arguments.of("group", "group default cannot be read (halt_policy: unknown halt policy 'sometimes'); "
+                        + "repair the group", with(r -> r.groupHaltPolicy = "sometimes")),
+                Arguments.of("group", "group default cannot be read (ratio_ppm: ratio_ppm must be between 1 and "
+                        + "100000000 (1000000 = 1.0x), got 0); repair the group", with(r -> r.groupRatioPpm = 0)));
     }
 
     @ParameterizedTest(name = "{0}: {1}")
@@ -80,6 +84,7 @@ class AccountRowsTest {
         assertEquals(List.of(field), stored.unreadableFields());
         assertEquals(Account.CONFIG_ERROR, stored.account().shownStatus());
         assertEquals("relay", stored.account().name(), "what can be read is still there");
+        assertEquals("default", Documents.account(stored).path("group").asText(), "the group's name stays readable");
     }
 
     @Test
@@ -170,6 +175,8 @@ class AccountRowsTest {
         String recovery = null;
         String breaker = "{\"enabled\":false}";
         String backoff = "{\"mode\":\"fixed\"}";
+        long groupRatioPpm = 1_000_000;
+        String groupHaltPolicy = "off";
     }
 
     private static AccountRow row(UnaryOperator<Columns> corrupt) {
@@ -178,6 +185,6 @@ class AccountRowsTest {
         return new AccountRow(ID, "relay", 1, c.platform, "https://relay.example/v1", c.cipher, "sk-…cret", c.mappings,
                 c.families, c.priority, c.weight, true, false, c.status, null, c.maxInFlight, c.failurePolicy,
                 c.recovery, c.breaker, c.backoff, null, 0, null, null, null, null, null, 0, null, 0, 0, null, 0, 0, 0,
-                null, 1, t, t, "default");
+                null, 1, t, t, "default", c.groupRatioPpm, c.groupHaltPolicy);
     }
 }

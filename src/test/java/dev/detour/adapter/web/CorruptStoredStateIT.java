@@ -123,6 +123,37 @@ class CorruptStoredStateIT {
     }
 
     @Test
+    void aGroupDetourCannotReadKeepsOnlyItsOwnAccountsOutUntilItIsSaved() throws Exception {
+        long other = gw.group("other");
+        long broken = gw.account("broken", brokenUpstream, MAPPING, "{\"priority\":0,\"group\":\"other\"}");
+        gw.account("healthy", healthyUpstream, MAPPING, "{\"priority\":5}");
+        gw.key();
+        Rows.execute("UPDATE groups_ SET halt_policy = 'sometimes' WHERE id = " + other);
+
+        gw = gw.restart();
+
+        assertEquals(200, gw.chat("m").statusCode());
+        assertEquals(0, brokenUpstream.requestCount(), "an account of the unreadable group is out of routing");
+        JsonNode account = gw.admin("GET", "/accounts/" + broken, null);
+        assertEquals("config_error", account.path("state").path("status").asText());
+        assertEquals("group", account.path("config_error").path("fields").get(0).asText());
+        assertEquals("other", account.path("group").asText());
+        assertEquals("halt_policy: unknown halt policy 'sometimes'",
+                gw.admin("GET", "/groups/" + other, null).path("config_error").path("reason").asText());
+        try (WebClient web = ConsolePages.browser(false)) {
+            ConsolePages.signIn(web, gw.base());
+            HtmlPage groups = web.getPage(gw.base() + "/groups");
+            assertTrue(groups.querySelector("#group-" + other + " .badge-config-error").getTextContent()
+                    .contains("out of routing"));
+        }
+
+        gw.admin("PUT", "/groups/" + other, "{\"name\":\"other\",\"halt_policy\":\"off\"}");
+        gw.app.snapshot().refreshIfChanged();
+        assertEquals(200, gw.chat("m").statusCode());
+        assertEquals(1, brokenUpstream.requestCount(), "saving the group brings its accounts back");
+    }
+
+    @Test
     void aLostMasterKeyLeavesDetourRunningWithEveryAccountConfigErrorAndTheConsoleSaysWhatToDo() throws Exception {
         long first = gw.account("first", brokenUpstream, MAPPING, null);
         long second = gw.account("second", healthyUpstream, MAPPING, null);
