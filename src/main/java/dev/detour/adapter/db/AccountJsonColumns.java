@@ -17,6 +17,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -184,7 +185,7 @@ public final class AccountJsonColumns {
     }
 
     /** Runs a core constructor whose validation names the out-of-range value; its message becomes the reason. */
-    static <T> T checked(java.util.function.Supplier<T> build) {
+    static <T> T checked(Supplier<T> build) {
         try {
             return build.get();
         } catch (ValidationException e) {

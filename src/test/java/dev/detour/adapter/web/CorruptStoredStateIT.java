@@ -250,6 +250,8 @@ class CorruptStoredStateIT {
                 "/requests", "/recovery", "/audit", "/settings"}) {
                 assertEquals(200, web.getPage(gw.base() + path).getWebResponse().getStatusCode(), path);
             }
+            HtmlPage home = web.getPage(gw.base() + "/");
+            assertEquals("1", home.querySelector("#state-config_error .n").getTextContent());
             HtmlPage accounts = web.getPage(gw.base() + "/accounts");
             assertEquals("Config error", accounts.querySelector("#account-" + broken + " .tag-config_error")
                     .getTextContent().strip());
