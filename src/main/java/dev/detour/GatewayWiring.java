@@ -17,6 +17,7 @@ import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
 import dev.detour.core.selection.SelectionPipeline;
+import dev.detour.gateway.ConfigErrors;
 import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.Leases;
 import dev.detour.gateway.Pauser;
@@ -53,6 +54,10 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         Metrics metrics = new Metrics(new Metrics.Gauges(leases::total, new SnapshotCooling(snapshot), events::depth,
                 events::dropped));
         MetricsEventSink countedEvents = new MetricsEventSink(events, metrics);
+        ConfigErrors configErrors = new ConfigErrors(); // D-4: one log line per transition, and a gauge
+        snapshot.onReload(() -> configErrors.observe(snapshot.view()));
+        metrics.gauge("detour_config_errors", "Accounts and keys whose stored configuration cannot be read "
+                + "(config_error, out of service).", configErrors::count);
         StateRecorder stateRecorder = new StateRecorder(poolStore, snapshot);
         // issue 6 smart keys: prices, blocks, spend, response bindings, route stats beside the snapshot
         MyBatisSmartStore smartStore = new MyBatisSmartStore(database);

@@ -56,7 +56,7 @@ public final class AccountAdmin {
             accounts.insert(AccountRows.encode(0, config, AccountJsonColumns.writeRecovery(config.recovery()), clock.instant()));
             long id = accounts.selectLastInsertId();
             storeSecret(accounts, id, apiKey);
-            StoredAccount created = AccountRows.decode(accounts.selectById(id));
+            StoredAccount created = AccountRows.decode(accounts.selectById(id), secrets);
             changed(s, actor, "account.create", id, null, created);
             return created;
         }), "an account");
@@ -71,7 +71,7 @@ public final class AccountAdmin {
             if (row == null) {
                 throw notFound(id);
             }
-            StoredAccount before = AccountRows.decode(row);
+            StoredAccount before = AccountRows.decode(row, secrets);
             if (patch.recovery() != null && before.recoveryCorrupt()) {
                 // a corrupt stored config is never silently overwritten
                 throw new ValidationException("validation.recovery_config_json", "recovery",
@@ -80,12 +80,16 @@ public final class AccountAdmin {
             AccountConfig after = merge.forUpdate(before.config(), patch, s);
             requireFreeName(accounts, after.name(), id);
             String recoveryJson = patch.recovery() != null ? AccountJsonColumns.writeRecovery(after.recovery()) : row.recoveryJson();
-            AccountConfigRow update = AccountRows.encode(id, after, recoveryJson, clock.instant());
+            AccountConfigRow update = ConfigRepair.keepUnsentUnreadable(
+                    AccountRows.encode(id, after, recoveryJson, clock.instant()), row, before, patch);
             accounts.updateConfig(update);
             if (apiKey != null) {
                 storeSecret(accounts, id, apiKey);
             }
-            StoredAccount stored = AccountRows.decode(accounts.selectById(id));
+            if (before.unreadableFields().contains("status")) {
+                accounts.updateUnreadableStatus(id); // D-4: the operator's repair; nothing else could read it
+            }
+            StoredAccount stored = AccountRows.decode(accounts.selectById(id), secrets);
             changed(s, actor, "account.update", id, before, stored);
             return stored;
         }), "an account");
@@ -100,7 +104,7 @@ public final class AccountAdmin {
                 throw notFound(id);
             }
             accounts.delete(id);
-            changed(s, actor, "account.delete", id, AccountRows.decode(row), null);
+            changed(s, actor, "account.delete", id, AccountRows.decode(row, secrets), null);
             return null;
         });
     }

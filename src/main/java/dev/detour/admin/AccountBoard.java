@@ -50,6 +50,11 @@ public final class AccountBoard {
                 .toList();
     }
 
+    /** D-4: some account's upstream key does not decrypt, the sign of a lost or replaced master key. */
+    public boolean anyKeyUnreadable() {
+        return accounts.list().stream().anyMatch(a -> a.unreadableFields().contains("api_key"));
+    }
+
     public Optional<AccountCard> card(long accountId) {
         return cards(BoardFilter.NONE).stream().filter(c -> c.id() == accountId).findFirst();
     }
@@ -82,9 +87,10 @@ public final class AccountBoard {
         long total = a.successCount() + a.errorCount();
         Integer successRate = total == 0 ? null : (int) Math.round(100.0 * a.successCount() / total);
         return new AccountCard(a.id(), a.name(), stored.groupName(), group == null ? null : group.color(),
-                a.platform().wire(), a.priority(), a.weight(), a.enabled(), a.status().wire(), f.transientFailureCount(),
+                a.platform().wire(), a.priority(), a.weight(), a.enabled(), a.shownStatus(), f.transientFailureCount(),
                 inFlight.applyAsInt(a.id()), a.maxInFlight(), a.lastUsedAt(), successRate, cooldown,
-                cooldown > 0 ? cooldownUntil : null, unavailable, List.copyOf(reminders), protection(f, now));
+                cooldown > 0 ? cooldownUntil : null, unavailable, List.copyOf(reminders), protection(f, now),
+                a.configError());
     }
 
     /** C-6: an open time that has passed but is still recorded means half-open (the next request is the trial). */

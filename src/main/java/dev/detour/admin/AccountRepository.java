@@ -37,12 +37,12 @@ public final class AccountRepository {
     /** Non-archived accounts with their config, group name, hint and timestamps. */
     public List<StoredAccount> loadAllStored() {
         return database.read(s -> s.getMapper(AccountMapper.class).selectActive()).stream()
-                .map(AccountRows::decode).toList();
+                .map(row -> AccountRows.decode(row, secrets)).toList();
     }
 
     public Optional<StoredAccount> findStored(long id) {
         AccountRow row = database.read(s -> s.getMapper(AccountMapper.class).selectById(id));
-        return Optional.ofNullable(row).map(AccountRows::decode);
+        return Optional.ofNullable(row).map(r -> AccountRows.decode(r, secrets));
     }
 
     /** The decrypted upstream key; never log or return it. */

@@ -39,7 +39,7 @@ public final class AccountStateView {
         Instant now = clock.instant();
         AccountFailureState f = account.failure();
         Map<String, Object> state = new LinkedHashMap<>();
-        state.put("status", account.status().wire());
+        state.put("status", account.shownStatus());
         state.put("transient_failure_count", f.transientFailureCount());
         state.put("cooldown_remaining_s",
                 remainingSeconds(AccountFailureState.later(f.nextRetryAt(), f.cooldownUntil()), now));

@@ -118,11 +118,11 @@ public final class Dashboard {
 
     static Map<String, Long> accountsByState(PoolSnapshot.View view, Instant now) {
         Map<String, Long> counts = new LinkedHashMap<>();
-        for (String state : List.of("ok", "warning", "error", "revoked", "paused", "cooling", "disabled")) {
+        for (String state : List.of("ok", "warning", "error", "revoked", "paused", "config_error", "cooling", "disabled")) {
             counts.put(state, 0L);
         }
         for (Account a : view.accounts()) {
-            counts.merge(a.status().wire(), 1L, Long::sum);
+            counts.merge(a.shownStatus(), 1L, Long::sum); // D-4: config_error over the stored status
             Instant blocked = a.failure().blockedUntil();
             if (blocked != null && blocked.isAfter(now)) {
                 counts.merge("cooling", 1L, Long::sum);

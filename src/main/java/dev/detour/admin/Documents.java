@@ -22,6 +22,10 @@ public final class Documents {
         o.put("id", g.id()).put("name", g.name()).put("ratio_ppm", g.ratioPpm()).put("color", g.color())
                 .put("halt_policy", g.haltPolicy());
         o.put("created_at", g.createdAt().toString()).put("updated_at", g.updatedAt().toString());
+        String error = GroupRules.configError(g.ratioPpm(), g.haltPolicy());
+        if (error != null) {
+            o.putObject("config_error").put("reason", error); // D-4: its accounts are out of routing until repaired
+        }
         return o;
     }
 
@@ -49,7 +53,18 @@ public final class Documents {
                 .put("cap_seconds", c.backoff().capSeconds());
         o.put("revision", stored.revision()).put("created_at", stored.createdAt().toString())
                 .put("updated_at", stored.updatedAt().toString());
+        if (stored.configError()) {
+            configError(o, stored);
+        }
         return o;
+    }
+
+    /** D-4: why, and which fields; an unreadable field shows null (what was read in its place is a stand-in). */
+    private static void configError(ObjectNode o, StoredAccount stored) {
+        ObjectNode error = o.putObject("config_error").put("reason", stored.account().configError());
+        stored.unreadableFields().forEach(error.putArray("fields")::add);
+        // the group's name and id are readable even when the group's settings are not
+        stored.unreadableFields().stream().filter(f -> o.has(f) && !f.equals(AccountRows.GROUP)).forEach(o::putNull);
     }
 
     static ObjectNode failurePolicy(FailurePolicy p) {

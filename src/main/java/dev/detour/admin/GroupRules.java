@@ -1,11 +1,12 @@
 package dev.detour.admin;
 
+import dev.detour.adapter.db.AccountJsonColumns;
 import dev.detour.core.ValidationException;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
 /** Field rules for groups (SPEC §1, S-9) with their stable validation codes. */
-final class GroupRules {
+public final class GroupRules {
     static final long DEFAULT_RATIO_PPM = 1_000_000;
     static final String DEFAULT_COLOR = "#64748b";
     private static final Pattern COLOR = Pattern.compile("#[0-9a-fA-F]{6}");
@@ -34,6 +35,23 @@ final class GroupRules {
             throw new ValidationException("validation.color", "color", "color must be #rrggbb");
         }
         return raw.toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * D-4: why a stored group cannot be used, or null. Its ratio bounds what a key may spend (S-1
+     * ceilings) and its halt policy may be a newer build's, so its accounts are not routed meanwhile.
+     */
+    public static String configError(long ratioPpm, String haltPolicy) {
+        if (!"off".equals(haltPolicy) && !"on".equals(haltPolicy)) {
+            return "halt_policy: unknown halt policy '" + AccountJsonColumns.shortText(
+                    String.valueOf(haltPolicy)) + "'";
+        }
+        try {
+            ratioPpm(ratioPpm);
+            return null;
+        } catch (ValidationException e) {
+            return "ratio_ppm: " + e.getMessage();
+        }
     }
 
     static String haltPolicy(String raw) {

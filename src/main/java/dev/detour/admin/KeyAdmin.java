@@ -18,6 +18,8 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.ibatis.session.SqlSession;
 
 /**
@@ -116,6 +118,12 @@ public final class KeyAdmin {
         });
     }
 
+    /** D-4: ids of the keys whose stored policy cannot be read (refused with key.config_error). */
+    public static Set<Long> unreadable(List<KeyRow> keys) {
+        return keys.stream().filter(k -> KeyPolicies.readStored(k.policyJson()).isEmpty()).map(KeyRow::id)
+                .collect(Collectors.toSet());
+    }
+
     /** The key's API document: never the key or its hash, only the hint. */
     public static ObjectNode document(KeyRow k) {
         ObjectNode o = Documents.JSON.createObjectNode();
@@ -124,6 +132,9 @@ public final class KeyAdmin {
         ObjectNode policy = parse(k.policyJson());
         policy.fields().forEachRemaining(e -> o.set(e.getKey(), e.getValue()));
         o.put("spent_micros", k.spentMicros());
+        if (KeyPolicies.readStored(k.policyJson()).isEmpty()) {
+            o.putObject("config_error").put("reason", KeyPolicies.UNREADABLE); // D-4: refused until saved again
+        }
         o.put("created_at", k.createdAt().toString()).put("updated_at", k.updatedAt().toString())
                 .put("last_used_at", k.lastUsedAt() == null ? null : k.lastUsedAt().toString());
         return o;

@@ -12,16 +12,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * A key's policy as stored (policy_json) and as the API shows it (SPEC §9 key contract). Groups
- * are stored by id; the API accepts ids or names. Reads are forgiving: a corrupt column reads as
- * the unrestricted default rather than locking the key holder out by accident.
+ * are stored by id; the API accepts ids or names. A corrupt column is reported by {@link #readStored}
+ * (D-4: the key is config_error and refused); {@link #read} gives the unrestricted default for display.
  */
 public final class KeyPolicies {
     private static final String[] POLICY_FIELDS = {"allowed_models", "groups", "max_ratio_ppm", "strategy",
         "max_attempts", "balanced_weights", "manual_group_order", "affinity_premium_pct", "spend_limit"};
+
+    /** D-4: the config error of a key whose policy_json cannot be read. */
+    public static final String UNREADABLE = "policy: the stored policy cannot be read";
 
     private KeyPolicies() {
     }
@@ -41,10 +45,19 @@ public final class KeyPolicies {
     }
 
     public static KeyPolicy read(String json) {
+        return readStored(json).orElse(KeyPolicy.UNRESTRICTED);
+    }
+
+    /**
+     * D-4: the stored policy, or empty when it cannot be read. The gateway then refuses the key
+     * ({@code key.config_error}) instead of serving it unrestricted: a lost spend limit or group
+     * scope must never widen what a key may do.
+     */
+    public static Optional<KeyPolicy> readStored(String json) {
         try {
-            return decode((ObjectNode) Documents.JSON.readTree(json));
+            return Documents.JSON.readTree(json) instanceof ObjectNode doc ? Optional.of(decode(doc)) : Optional.empty();
         } catch (Exception e) {
-            return KeyPolicy.UNRESTRICTED;
+            return Optional.empty();
         }
     }
 

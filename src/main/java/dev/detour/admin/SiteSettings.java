@@ -1,6 +1,7 @@
 package dev.detour.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.adapter.db.AccountJsonColumns;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.SettingRow;
 import dev.detour.adapter.db.SettingsMapper;
@@ -11,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The runtime settings (U-5, SPEC GET/PUT /admin/api/settings): typed, validated, stored in the
@@ -19,12 +22,15 @@ import java.util.function.Consumer;
  * other instances pick them up on {@link #refresh()}.
  */
 public final class SiteSettings {
+    private static final Logger log = LoggerFactory.getLogger(SiteSettings.class);
     private final Database database;
     private final AuditLog audit;
     private final Clock clock;
     private final List<Consumer<SettingValues>> listeners = new CopyOnWriteArrayList<>();
     private final SettingValues defaults;
     private volatile SettingValues current;
+    /** D-4: stored values that are not a whole number in range, by setting name (each uses its default). */
+    private volatile Map<String, String> unreadable = Map.of();
 
     public SiteSettings(Database database, AuditLog audit, Clock clock, SettingValues defaults) {
         this.defaults = defaults;
@@ -45,17 +51,45 @@ public final class SiteSettings {
         listener.accept(current);
     }
 
-    /** Re-reads the table (another instance may have changed it); stored values out of range keep the default. */
+    /**
+     * Re-reads the table (another instance may have changed it). D-4: a stored value that is not a whole
+     * number in range falls back to its default, for that setting only; the settings page shows why, and
+     * the log says so once (again only if the stored value changes).
+     */
     public void refresh() {
         Map<String, Long> values = new LinkedHashMap<>(defaults.values());
+        Map<String, String> bad = new LinkedHashMap<>();
         for (SettingRow row : database.read(s -> s.getMapper(SettingsMapper.class).selectAll())) {
             SettingField field = SettingField.named(row.name());
-            Long value = field == null ? null : parseOrNull(row.value());
+            if (field == null) {
+                continue; // a setting this build does not know (a newer instance wrote it)
+            }
+            Long value = parseOrNull(row.value());
             if (value != null && value >= field.min() && value <= field.max()) {
                 values.put(field.name(), value);
+            } else {
+                bad.put(field.name(), AccountJsonColumns.shortText(String.valueOf(row.value())));
             }
         }
+        logNewlyUnreadable(bad, values);
+        unreadable = Map.copyOf(bad);
         publish(new SettingValues(values));
+    }
+
+    /** D-4: setting name → the stored text that could not be used; its default applies meanwhile. */
+    public Map<String, String> unreadable() {
+        return unreadable;
+    }
+
+    private void logNewlyUnreadable(Map<String, String> bad, Map<String, Long> values) {
+        Map<String, String> before = unreadable;
+        bad.forEach((name, raw) -> {
+            if (!raw.equals(before.get(name))) {
+                SettingField f = SettingField.named(name);
+                log.warn("stored setting {} = '{}' is not a whole number from {} to {}; using the default {} until "
+                        + "it is saved again", name, raw, f.min(), f.max(), values.get(name));
+            }
+        });
     }
 
     /**
@@ -78,6 +112,9 @@ public final class SiteSettings {
                     document(after).toString());
             return null;
         });
+        Map<String, String> stillBad = new LinkedHashMap<>(unreadable);
+        stillBad.keySet().removeAll(changes.keySet()); // D-4: a valid save repairs the stored value
+        unreadable = Map.copyOf(stillBad);
         publish(after);
         return after;
     }

@@ -2,10 +2,13 @@ package dev.detour.admin;
 
 import dev.detour.core.account.Account;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * An account as read from MariaDB: the gateway's {@link Account}, the editable config, and what
  * only the console/API show. {@code recoveryCorrupt}: recovery_json could not be read (R-2).
+ * {@code unreadableFields} (D-4): API fields whose stored value could not be read; the config holds
+ * stand-ins for them, so an update must send each of them again (nothing guessed is ever written back).
  */
 public record StoredAccount(
         Account account,
@@ -13,11 +16,16 @@ public record StoredAccount(
         String groupName,
         String apiKeyHint,
         boolean recoveryCorrupt,
+        List<String> unreadableFields,
         long revision,
         Instant createdAt,
         Instant updatedAt) {
 
     public long id() {
         return account.id();
+    }
+
+    public boolean configError() {
+        return account.hasConfigError();
     }
 }

@@ -129,6 +129,12 @@ public final class Forwarder {
     }
 
     private void route(ClientCall call, Trace trace, ResponseSink sink) {
+        if (call.key().configError() != null) {
+            // D-4: a key whose stored policy cannot be read is refused, never served without its limits
+            answerError(trace, sink, 403, "key.config_error", "this key's stored policy cannot be read; an "
+                    + "administrator must save the key again; request " + call.requestId(), Outcome.CLIENT_ERROR);
+            return;
+        }
         if (call.family() == EndpointFamily.MODELS) {
             // P-9 / P-12: the list or one model, in the caller's protocol
             ModelsEndpoint.Answer models = ModelsEndpoint.answer(snapshot.view(), call);

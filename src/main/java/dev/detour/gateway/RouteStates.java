@@ -95,7 +95,7 @@ public final class RouteStates {
     static List<EndpointFamily> familiesServing(PoolSnapshot.View view, KeyEntry key, String model) {
         Set<EndpointFamily> served = EnumSet.noneOf(EndpointFamily.class);
         for (Account a : view.accounts()) {
-            if (a.enabled() && !a.archived() && key.policy().allowsGroup(a.groupId())
+            if (!a.hasConfigError() && a.enabled() && !a.archived() && key.policy().allowsGroup(a.groupId())
                     && a.mappings().upstreamNameFor(model).isPresent()) {
                 served.addAll(ModelCatalog.servedFamilies(a));
             }
@@ -115,7 +115,8 @@ public final class RouteStates {
         for (Rejection r : plan.rejections()) {
             State state = rejectedState(r.reason());
             Account account = view.byId().get(r.accountId());
-            String upstream = account == null ? null : account.mappings().upstreamNameFor(model).orElse(null);
+            // D-4: an unreadable account's mappings are a stand-in, so it is no route of any model
+            String upstream = account == null || account.hasConfigError() ? null : account.mappings().upstreamNameFor(model).orElse(null);
             if (state != null && upstream != null) {
                 routes.add(route(view, account, ModelKey.of(upstream), state, retry(r.until(), now),
                         probeCanClear(r.reason(), account)));
@@ -161,7 +162,7 @@ public final class RouteStates {
     static boolean probeCanClear(ReasonCode reason, Account account) {
         return switch (reason) {
             case REJECTED_COOLING, REJECTED_MODEL_ERROR -> true;
-            case REJECTED_ACCOUNT_STATUS -> account.enabled() && !account.archived()
+            case REJECTED_ACCOUNT_STATUS -> !account.hasConfigError() && account.enabled() && !account.archived()
                     && (account.status() == AccountStatus.ERROR || account.status() == AccountStatus.WARNING);
             default -> false;
         };

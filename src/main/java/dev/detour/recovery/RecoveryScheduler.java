@@ -160,7 +160,7 @@ public final class RecoveryScheduler implements AutoCloseable {
     /** Starts one budgeted probe; false when the budget said no (tried again next tick). */
     private boolean probe(long accountId, Instant now) {
         Account account = snapshot.view().byId().get(accountId);
-        if (account == null) {
+        if (account == null || account.hasConfigError()) { // D-4: nothing to probe until an operator repairs it
             return false;
         }
         Optional<String> model = ProbeTarget.choose(account, snapshot.view().rowsOf(accountId), now);

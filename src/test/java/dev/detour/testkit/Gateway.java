@@ -49,6 +49,22 @@ public final class Gateway implements AutoCloseable {
         return gateway;
     }
 
+    /**
+     * Closes this App and starts a fresh one on the same database, not cleaned (what a restart finds:
+     * e.g. rows corrupted meanwhile), with the same clock and Detour key.
+     */
+    public Gateway restart() {
+        return restart(UnaryOperator.identity());
+    }
+
+    /** As {@link #restart()}, with the test config adjusted (e.g. another master key). */
+    public Gateway restart(UnaryOperator<DetourConfig> adjust) {
+        app.close();
+        Gateway restarted = new Gateway(clock, TestApp.start(adjust.apply(TestApp.config()), clock));
+        restarted.key = key;
+        return restarted;
+    }
+
     public String base() {
         return "http://127.0.0.1:" + app.port();
     }

@@ -75,7 +75,8 @@ public final class StatusServlet extends HttpServlet {
     }
 
     private static String stateOf(Account account, GroupView group, Instant now) {
-        if (!account.enabled() || account.status() != dev.detour.core.account.AccountStatus.OK) {
+        if (account.hasConfigError() || !account.enabled()
+                || account.status() != dev.detour.core.account.AccountStatus.OK) {
             return "unavailable";
         }
         if (group != null && group.haltedAt(now)) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.core.ValidationException;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelMapping;
@@ -16,12 +17,14 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
  * The JSON/text columns of {@code accounts}: model_mappings_json, endpoint_families (comma list),
- * failure_policy_json and recovery_json (snake_case, as the API). Reads of policies are forgiving
- * (R-2: corrupt → default); {@link #readRecovery} reports corruption so writes can refuse.
+ * failure_policy_json and recovery_json (snake_case, as the API). Reads are strict (D-4): a column
+ * that cannot be decoded throws {@link CorruptColumnException} and the account becomes
+ * {@code config_error}; only {@link #readRecovery} reports corruption as empty (R-2: reads as off).
  */
 public final class AccountJsonColumns {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -37,15 +40,18 @@ public final class AccountJsonColumns {
 
     /** Strict: an unreadable mapping list must not silently turn an account into pass-through. */
     public static ModelMappings readMappings(String json) {
-        try {
-            List<ModelMapping> entries = new ArrayList<>();
-            for (JsonNode node : JSON.readTree(json)) {
-                entries.add(new ModelMapping(node.path("from").asText(), node.path("to").asText()));
-            }
-            return new ModelMappings(entries);
-        } catch (JsonProcessingException | RuntimeException e) {
-            throw new IllegalStateException("stored model_mappings_json is corrupt");
+        JsonNode array = tree(json);
+        if (!array.isArray()) {
+            throw new CorruptColumnException("not a JSON array of {from, to}");
         }
+        List<ModelMapping> entries = new ArrayList<>();
+        for (JsonNode node : array) {
+            if (!node.path("from").isTextual() || !node.path("to").isTextual()) {
+                throw new CorruptColumnException("every mapping needs a text from and to");
+            }
+            entries.add(new ModelMapping(node.get("from").asText(), node.get("to").asText()));
+        }
+        return checked(() -> ModelMappings.of(entries));
     }
 
     public static String writeFamilies(Set<EndpointFamily> families) {
@@ -53,20 +59,17 @@ public final class AccountJsonColumns {
                 : families.stream().sorted().map(EndpointFamily::wire).collect(Collectors.joining(","));
     }
 
-    /** null = the platform's defaults; unknown names are skipped. */
+    /** null = the platform's defaults; an unknown name is corrupt (D-4: never guess what to serve). */
     public static Set<EndpointFamily> readFamilies(String text) {
         if (text == null || text.isBlank()) {
             return null;
         }
         Set<EndpointFamily> families = EnumSet.noneOf(EndpointFamily.class);
-        Arrays.stream(text.split(",")).map(String::trim).forEach(wire -> {
-            for (EndpointFamily f : EndpointFamily.values()) {
-                if (f.wire().equals(wire)) {
-                    families.add(f);
-                }
-            }
-        });
-        return families.isEmpty() ? null : families;
+        for (String wire : text.split(",")) {
+            families.add(Arrays.stream(EndpointFamily.values()).filter(f -> f.wire().equals(wire.trim())).findFirst()
+                    .orElseThrow(() -> new CorruptColumnException("unknown endpoint family '" + shortText(wire) + "'")));
+        }
+        return families;
     }
 
     public static String writeFailurePolicy(FailurePolicy p) {
@@ -79,21 +82,27 @@ public final class AccountJsonColumns {
         return o.toString();
     }
 
+    /** Forgiving: a corrupt column reads as the stored default (C-1'). Only for callers that must not fail. */
     public static FailurePolicy readFailurePolicy(String json) {
         try {
-            JsonNode o = json == null ? null : JSON.readTree(json);
-            if (o == null || !o.isObject()) {
-                return FailurePolicy.SEED_DEFAULTS; // C-1': a stored account keeps what it had (cooldown off)
-            }
-            Boolean cooldown = bool(o, "cooldown_enabled");
-            return FailurePolicy.withDefaults(integer(o, "retry_count"), integer(o, "retry_interval_ms"),
-                    cooldown != null ? cooldown : Boolean.FALSE, // C-1': stored without it = the old default, off
-                    integer(o, "cooldown_seconds"), integer(o, "semantic_error_threshold"),
-                    bool(o, "error_status_enabled"), bool(o, "honor_retry_after"),
-                    integer(o, "retry_after_cap_seconds"));
-        } catch (JsonProcessingException | RuntimeException e) {
+            return decodeFailurePolicy(json);
+        } catch (CorruptColumnException e) {
             return FailurePolicy.SEED_DEFAULTS;
         }
+    }
+
+    /** D-4: null is the stored default; anything else must be a valid policy object or it is corrupt. */
+    public static FailurePolicy decodeFailurePolicy(String json) {
+        if (json == null) {
+            return FailurePolicy.SEED_DEFAULTS; // C-1': a stored account keeps what it had (cooldown off)
+        }
+        JsonNode o = object(json);
+        Boolean cooldown = bool(o, "cooldown_enabled");
+        return checked(() -> FailurePolicy.withDefaults(integer(o, "retry_count"), integer(o, "retry_interval_ms"),
+                cooldown != null ? cooldown : Boolean.FALSE, // C-1': stored without it = the old default, off
+                integer(o, "cooldown_seconds"), integer(o, "semantic_error_threshold"),
+                bool(o, "error_status_enabled"), bool(o, "honor_retry_after"),
+                integer(o, "retry_after_cap_seconds")));
     }
 
     /** off removes the key, so off is stored as null. */
@@ -130,14 +139,64 @@ public final class AccountJsonColumns {
         }
     }
 
+    /** A whole number, or null when absent; any other value is corrupt (D-4). */
     static Integer integer(JsonNode o, String field) {
         JsonNode n = o.get(field);
-        return n != null && n.canConvertToInt() && n.isIntegralNumber() ? n.intValue() : null;
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.isIntegralNumber() || !n.canConvertToInt()) {
+            throw new CorruptColumnException(field + " must be a whole number");
+        }
+        return n.intValue();
     }
 
+    /** true/false, or null when absent; any other value is corrupt (D-4). */
     static Boolean bool(JsonNode o, String field) {
         JsonNode n = o.get(field);
-        return n != null && n.isBoolean() ? n.booleanValue() : null;
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.isBoolean()) {
+            throw new CorruptColumnException(field + " must be true or false");
+        }
+        return n.booleanValue();
+    }
+
+    /** The column as a JSON object, or corrupt. */
+    static JsonNode object(String json) {
+        JsonNode o = tree(json);
+        if (!o.isObject()) {
+            throw new CorruptColumnException("not a JSON object");
+        }
+        return o;
+    }
+
+    private static JsonNode tree(String json) {
+        try {
+            JsonNode node = json == null ? null : JSON.readTree(json);
+            if (node == null || node.isMissingNode()) {
+                throw new CorruptColumnException("empty");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw new CorruptColumnException("not valid JSON");
+        }
+    }
+
+    /** Runs a core constructor whose validation names the out-of-range value; its message becomes the reason. */
+    static <T> T checked(Supplier<T> build) {
+        try {
+            return build.get();
+        } catch (ValidationException e) {
+            throw new CorruptColumnException(e.getMessage());
+        }
+    }
+
+    /** Stored text quoted in a reason: short, one line. */
+    public static String shortText(String text) {
+        String oneLine = text.replaceAll("\\p{Cntrl}", "?").trim();
+        return oneLine.length() <= 40 ? oneLine : oneLine.substring(0, 40) + "…";
     }
 
     private static List<String> texts(JsonNode array) {

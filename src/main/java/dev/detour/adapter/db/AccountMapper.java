@@ -23,6 +23,9 @@ public interface AccountMapper {
 
     int delete(long id);
 
+    /** D-4: an operator's update repairs a stored status nobody can read: back to ok. */
+    int updateUnreadableStatus(long id);
+
     /** O-4: other instances refresh their snapshot when this moves. */
     int bumpPoolRevision();
 }

@@ -7,7 +7,7 @@ import dev.detour.core.account.BreakerPolicy;
 import java.util.ArrayList;
 import java.util.List;
 
-/** breaker_json and backoff_json (C-6): same shape as the API; corrupt or missing → defaults. */
+/** breaker_json and backoff_json (C-6): same shape as the API; missing → defaults, corrupt → {@link CorruptColumnException} (D-4). */
 public final class AccountPolicyColumns {
     private AccountPolicyColumns() {
     }
@@ -19,24 +19,29 @@ public final class AccountPolicyColumns {
         return o.toString();
     }
 
+    /** D-4: null is the default (C-6: off); anything else must be a valid breaker object or it is corrupt. */
     public static BreakerPolicy readBreaker(String json) {
-        try {
-            JsonNode o = json == null ? null : AccountJsonColumns.JSON.readTree(json);
-            if (o == null || !o.isObject()) {
-                return BreakerPolicy.DEFAULTS;
-            }
-            List<Integer> ladder = null;
-            if (o.path("ladder_seconds").isArray()) {
-                ladder = new ArrayList<>();
-                for (JsonNode n : o.get("ladder_seconds")) {
-                    ladder.add(n.asInt());
-                }
-            }
-            return BreakerPolicy.withDefaults(AccountJsonColumns.bool(o, "enabled"),
-                    AccountJsonColumns.integer(o, "threshold"), ladder);
-        } catch (Exception e) {
+        if (json == null) {
             return BreakerPolicy.DEFAULTS;
         }
+        JsonNode o = AccountJsonColumns.object(json);
+        List<Integer> ladder = null;
+        JsonNode steps = o.get("ladder_seconds");
+        if (steps != null && !steps.isNull()) {
+            if (!steps.isArray()) {
+                throw new CorruptColumnException("ladder_seconds must be a list of seconds");
+            }
+            ladder = new ArrayList<>();
+            for (JsonNode n : steps) {
+                if (!n.isIntegralNumber() || !n.canConvertToInt()) {
+                    throw new CorruptColumnException("ladder_seconds must be a list of seconds");
+                }
+                ladder.add(n.intValue());
+            }
+        }
+        List<Integer> ladderSeconds = ladder;
+        return AccountJsonColumns.checked(() -> BreakerPolicy.withDefaults(AccountJsonColumns.bool(o, "enabled"),
+                AccountJsonColumns.integer(o, "threshold"), ladderSeconds));
     }
 
     public static String writeBackoff(BackoffPolicy b) {
@@ -44,17 +49,17 @@ public final class AccountPolicyColumns {
                 .put("cap_seconds", b.capSeconds()).toString();
     }
 
+    /** D-4: null is the default (fixed); anything else must be a valid backoff object or it is corrupt. */
     public static BackoffPolicy readBackoff(String json) {
-        try {
-            JsonNode o = json == null ? null : AccountJsonColumns.JSON.readTree(json);
-            if (o == null || !o.isObject()) {
-                return BackoffPolicy.DEFAULTS;
-            }
-            String mode = o.path("mode").isTextual() ? o.get("mode").asText() : null;
-            return BackoffPolicy.withDefaults(mode, AccountJsonColumns.integer(o, "base_seconds"),
-                    AccountJsonColumns.integer(o, "cap_seconds"));
-        } catch (Exception e) {
+        if (json == null) {
             return BackoffPolicy.DEFAULTS;
         }
+        JsonNode o = AccountJsonColumns.object(json);
+        JsonNode mode = o.get("mode");
+        if (mode != null && !mode.isNull() && !mode.isTextual()) {
+            throw new CorruptColumnException("mode must be fixed or exponential");
+        }
+        return AccountJsonColumns.checked(() -> BackoffPolicy.withDefaults(mode == null || mode.isNull() ? null
+                : mode.asText(), AccountJsonColumns.integer(o, "base_seconds"), AccountJsonColumns.integer(o, "cap_seconds")));
     }
 }

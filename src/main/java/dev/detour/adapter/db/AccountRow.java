@@ -5,7 +5,8 @@ import java.time.Instant;
 /**
  * One row of {@code accounts} plus its group's name (joined). Column order in
  * AccountMapper.xml = component order (MyBatis constructor auto-mapping). JSON columns are kept
- * raw here; {@code AccountRows} decodes them forgivingly.
+ * raw here; {@code AccountRows} decodes them (D-4: never failing). The group's ratio and halt policy
+ * come along because an account is only as readable as its group.
  */
 public record AccountRow(
         long id,
@@ -47,5 +48,7 @@ public record AccountRow(
         long revision,
         Instant createdAt,
         Instant updatedAt,
-        String groupName) {
+        String groupName,
+        long groupRatioPpm,
+        String groupHaltPolicy) {
 }

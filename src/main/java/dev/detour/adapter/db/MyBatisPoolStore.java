@@ -12,6 +12,7 @@ import dev.detour.core.cooldown.FailureOutcome;
 import dev.detour.core.cooldown.RowChange;
 import dev.detour.core.cooldown.SuccessOutcome;
 import dev.detour.core.failure.Failure;
+import dev.detour.core.keys.KeyPolicy;
 import dev.detour.core.selection.GroupView;
 import dev.detour.gateway.KeyEntry;
 import dev.detour.gateway.PoolStore;
@@ -46,7 +47,7 @@ public final class MyBatisPoolStore implements PoolStore {
             List<Account> accounts = new ArrayList<>();
             Map<Long, String> apiKeys = new HashMap<>();
             for (AccountRow row : s.getMapper(AccountMapper.class).selectActive()) {
-                accounts.add(AccountRows.decode(row).account());
+                accounts.add(AccountRows.decode(row, secrets).account()); // D-4: never throws
                 apiKeys.put(row.id(), openQuietly(row));
             }
             List<ModelState> rows = state.selectAllModelStates().stream().map(ModelStateRow::toState).toList();
@@ -57,14 +58,15 @@ public final class MyBatisPoolStore implements PoolStore {
             }
             Map<String, KeyEntry> keys = new HashMap<>();
             for (KeyRow k : s.getMapper(KeyMapper.class).selectAll()) {
+                var policy = KeyPolicies.readStored(k.policyJson()); // D-4: unreadable → refused, never unrestricted
                 keys.put(k.keyHash(), new KeyEntry(k.id(), k.name(), k.enabled(), k.expiresAt(),
-                        KeyPolicies.read(k.policyJson())));
+                        policy.orElse(KeyPolicy.UNRESTRICTED), policy.isEmpty() ? KeyPolicies.UNREADABLE : null));
             }
             return new PoolData(revision, accounts, rows, groups, keys, apiKeys);
         });
     }
 
-    /** A key that cannot be opened (wrong master key) must not stop the pool loading; the account then fails as transport. */
+    /** A key that cannot be opened (wrong master key) must not stop the pool loading; the account is config_error (D-4). */
     private String openQuietly(AccountRow row) {
         try {
             return secrets.open(row.apiKeyCipher(), row.id());

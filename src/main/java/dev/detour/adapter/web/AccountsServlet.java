@@ -39,6 +39,8 @@ public final class AccountsServlet extends HttpServlet {
         model.put("groups", board.groups());
         model.put("canTest", canTest);
         model.put("pollUrl", View.requestPath(request));
+        // D-4: the master-key banner sits outside the polled rows, so only a full page asks
+        model.put("keyBanner", !View.isHtmx(request) && board.anyKeyUnreadable());
         view.render(request, response, "accounts/list", model, "account-rows");
     }
 }

@@ -4,6 +4,7 @@ import dev.detour.adapter.db.GroupRow;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.ConflictException;
 import dev.detour.admin.GroupPatch;
+import dev.detour.admin.GroupRules;
 import dev.detour.admin.NotFoundException;
 import dev.detour.core.ValidationException;
 import jakarta.servlet.http.HttpServlet;
@@ -75,6 +76,15 @@ public final class GroupsServlet extends HttpServlet {
         model.put("activeNav", "groups");
         model.put("groups", groups);
         model.put("haltSeconds", groups.stream().collect(Collectors.toMap(GroupRow::id, pool.groups()::haltedRemainingSeconds)));
+        // D-4: a group Detour cannot read keeps its accounts out of routing until it is saved again
+        Map<Long, String> unreadable = new HashMap<>();
+        groups.forEach(g -> {
+            String error = GroupRules.configError(g.ratioPpm(), g.haltPolicy());
+            if (error != null) {
+                unreadable.put(g.id(), error);
+            }
+        });
+        model.put("groupErrors", unreadable);
         model.put("editing", editing);
         model.put("errors", errors);
         model.put("pollUrl", View.requestPath(request));

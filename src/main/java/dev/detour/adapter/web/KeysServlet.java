@@ -71,7 +71,9 @@ public final class KeysServlet extends HttpServlet {
             Map<String, String> errors) throws IOException {
         Map<String, Object> model = new HashMap<>();
         model.put("activeNav", "keys");
-        model.put("keys", pool.keys().list());
+        var keys = pool.keys().list();
+        model.put("keys", keys);
+        model.put("unreadableKeys", KeyAdmin.unreadable(keys)); // D-4
         model.put("createdKey", createdKey);
         model.put("errors", errors);
         view.render(request, response, "keys/list", model, null);

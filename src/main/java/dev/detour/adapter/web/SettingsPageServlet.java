@@ -62,6 +62,7 @@ public final class SettingsPageServlet extends HttpServlet {
         model.put("errorField", error == null ? "" : error.field());
         model.put("errorCode", error == null ? "" : error.code());
         model.put("saved", saved);
+        model.put("unreadable", settings.unreadable()); // D-4: stored values replaced by their default
         view.render(request, response, "settings/form", model, null);
     }
 }

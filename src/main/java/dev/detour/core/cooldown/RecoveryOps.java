@@ -31,10 +31,10 @@ public final class RecoveryOps {
     /**
      * Scheduled recovery and "recover all": status ok, every counter, window, streak and detail
      * cleared, every non-paused model row deleted. Never for paused (automation may only undo
-     * automation) or revoked (never auto-recovered) accounts; then nothing is applied.
+     * automation), revoked (never auto-recovered) or config_error (D-4) accounts; then nothing is applied.
      */
     public static Recovery fullReactivation(Account account, List<ModelState> rows) {
-        if (account.status() == AccountStatus.PAUSED || account.status() == AccountStatus.REVOKED) {
+        if (untouchable(account)) {
             return new Recovery(false, account.status(), account.failure(), List.of());
         }
         List<ModelState> delete = new ArrayList<>();
@@ -62,9 +62,18 @@ public final class RecoveryOps {
      * automation, so a paused or revoked account is left alone.
      */
     public static Recovery healthcheckRecovery(Account account) {
-        if (account.status() == AccountStatus.PAUSED || account.status() == AccountStatus.REVOKED) {
+        if (untouchable(account)) {
             return new Recovery(false, account.status(), account.failure(), List.of());
         }
         return explicitTestRecovery(account);
+    }
+
+    /**
+     * Automation may only undo automation: never a pause or a revocation, and never an account it
+     * cannot read (D-4: an unreadable status may be a pause written by a newer build).
+     */
+    private static boolean untouchable(Account account) {
+        return account.status() == AccountStatus.PAUSED || account.status() == AccountStatus.REVOKED
+                || account.hasConfigError();
     }
 }

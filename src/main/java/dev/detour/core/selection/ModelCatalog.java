@@ -62,7 +62,9 @@ public final class ModelCatalog {
     private static List<Account> reachableAccounts(List<Account> accounts, KeyPolicy policy) {
         List<Account> out = new ArrayList<>();
         for (Account account : accounts) {
-            if (account.enabled() && !account.archived() && policy.allowsGroup(account.groupId())) {
+            // D-4: an unreadable account's mappings are a stand-in, never a promise of a model
+            if (!account.hasConfigError() && account.enabled() && !account.archived()
+                    && policy.allowsGroup(account.groupId())) {
                 out.add(account);
             }
         }

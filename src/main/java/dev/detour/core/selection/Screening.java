@@ -79,9 +79,9 @@ final class Screening {
         return ModelCatalog.servedFamilies(account).contains(family) ? null : ReasonCode.REJECTED_CONTRACT_MISMATCH;
     }
 
-    /** Step 2: enabled, not archived, status ok (not even warning), quota unknown or left. */
+    /** Step 2: readable (D-4), enabled, not archived, status ok (not even warning), quota unknown or left. */
     static boolean isLoadable(Account account) {
-        return account.enabled() && !account.archived() && account.status() == AccountStatus.OK
+        return !account.hasConfigError() && account.enabled() && !account.archived() && account.status() == AccountStatus.OK
                 && (account.quotaRemaining() == null || account.quotaRemaining() > 0);
     }
 

@@ -1,5 +1,6 @@
 package dev.detour.adapter.web;
 
+import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.testkit.TestApp;
 import dev.detour.testkit.TestDatabase;
 import java.io.IOException;
@@ -72,6 +73,15 @@ final class ConsolePages {
                 ps.setBoolean(4, enabled);
                 ps.setBoolean(5, archived);
                 ps.setString(6, status);
+                ps.executeUpdate();
+            }
+            // D-4: a key that does not decrypt makes the account config_error, so seal a real one under its id
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT LAST_INSERT_ID()");
+                    PreparedStatement ps = c.prepareStatement("UPDATE accounts SET api_key_cipher = ? WHERE id = ?")) {
+                rs.next();
+                long id = rs.getLong(1);
+                ps.setString(1, new SecretBox(TestApp.MASTER_KEY).seal("sk-test-abcd", id));
+                ps.setLong(2, id);
                 ps.executeUpdate();
             }
         } catch (SQLException e) {

@@ -117,4 +117,13 @@ class ManualOpsTest {
         Account error = FailureMother.primary().withStatus(AccountStatus.ERROR);
         assertEquals(AccountStatus.OK, RecoveryOps.healthcheckRecovery(error).status());
     }
+
+    @Test
+    void automationNeverRecoversAnAccountItCannotRead() {
+        // D-4: an unreadable stored status may be a pause written by a newer build
+        Account unreadable = FailureMother.primary().withStatus(AccountStatus.ERROR).withFailure(SuccessClearingTest.DIRTY)
+                .withConfigError("status: unknown status 'held'");
+        assertFalse(RecoveryOps.fullReactivation(unreadable, List.of(cooling("a"))).applied());
+        assertFalse(RecoveryOps.healthcheckRecovery(unreadable).applied());
+    }
 }

@@ -82,6 +82,18 @@ class SelectionStepsTest {
     }
 
     @Test
+    void anAccountWithAConfigErrorIsNeverRoutedThoughItsStoredStatusIsOk() {
+        // D-4: its mappings are a stand-in (pass-through here), so it must not even count as a server
+        Account broken = account(2).priority(-5).build().withConfigError("model_mappings: not valid JSON");
+
+        Plan plan = plan(SOL, account(1).serves("gpt-5.6-sol").build(), broken);
+
+        assertEquals(ReasonCode.REJECTED_ACCOUNT_STATUS, plan.rejectionOf(2));
+        assertEquals(List.of(1L), plan.candidates().stream().map(Candidate::accountId).toList());
+        assertEquals(PoolErrorCode.NO_ACCOUNTS, plan(SOL, broken).error());
+    }
+
+    @Test
     void scopeIsJudgedFirstSoADisabledAccountOutsideTheScopeIsAScopeRejection() {
         Plan plan = plan(SOL.withPolicy(KeyPolicy.UNRESTRICTED.withGroups(GroupScope.allExcept(9L))),
                 account(1).serves("gpt-5.6-sol").build(), account(2).group(9).disabled().build());
