@@ -103,7 +103,8 @@ public final class App implements AutoCloseable {
             AdminWiring admins, Clock clock) {
         Map<String, HttpServlet> routes = new LinkedHashMap<>();
         // D-1: /readyz reads the tracked database health, never waiting on the database itself
-        HealthServlet health = new HealthServlet(database::ready, gateway.health(), gateway.snapshot()::age);
+        HealthServlet health = new HealthServlet(() -> readiness(database), gateway.health(),
+                gateway.snapshot()::age);
         routes.put("/healthz", health);
         routes.put("/readyz", health);
         gateway.addRoutes(routes, clock);
@@ -115,16 +116,29 @@ public final class App implements AutoCloseable {
         routes.put("/admin/api/*", AdminApiWiring.api(adminToken, consoleAuth, gateway, admins, recovery, settings,
                 clock));
         routes.putAll(ConsoleWiring.smartPages(consoleAuth, console, gateway, admins, recovery, clock));
-        // D-1: every console page shows the database outage banner (not the relay, health, metrics or API)
-        routes.replaceAll((path, servlet) -> consolePage(path)
-                ? new dev.detour.adapter.web.DatabaseNotice(servlet, gateway.health()) : servlet);
+        // D-1: console pages show the outage banner; they and the admin API read this instance's own writes
+        routes.replaceAll((path, servlet) -> operatorPage(path)
+                ? new dev.detour.adapter.web.DatabaseNotice(servlet, gateway.health(), gateway.stateWrites())
+                : servlet);
         return routes;
     }
 
-    private static boolean consolePage(String path) {
+    /** O-2 readiness, bounded (D-1): a ping that fails starts the outage at once, before the probe's next round. */
+    private boolean readiness(Database database) {
+        try {
+            database.ping();
+            gateway.health().answered();
+        } catch (java.sql.SQLException | RuntimeException e) {
+            gateway.health().failed(e);
+            return false;
+        }
+        return database.migrationsApplied();
+    }
+
+    /** Console pages and the admin API (not the relay, health, metrics, assets or the public status page). */
+    private static boolean operatorPage(String path) {
         return !(path.startsWith("/v1") || path.equals("/healthz") || path.equals("/readyz")
-                || path.equals("/metrics") || path.startsWith("/admin/api") || path.startsWith("/assets")
-                || path.equals("/status"));
+                || path.equals("/metrics") || path.startsWith("/assets") || path.equals("/status"));
     }
 
     /** X-4: the server's client timeouts and caps, each counted in /metrics. */

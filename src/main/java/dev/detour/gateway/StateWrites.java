@@ -76,6 +76,25 @@ public final class StateWrites implements AutoCloseable {
         return result;
     }
 
+    /**
+     * Read-your-writes for operators (admin API, console): waits until every change queued so far is
+     * durable, at most {@code max}, and not at all while the database is away (the page then shows
+     * the stored state and the outage banner).
+     */
+    public void awaitDrained(DatabaseHealth health, java.time.Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        lock.lock();
+        try {
+            while (!pending.isEmpty() && health.available() && System.nanoTime() < deadline) {
+                changed.await(20, TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public int pending() {
         lock.lock();
         try {
