@@ -93,6 +93,8 @@ class DatabaseFreezeIT {
 
     @Test
     void requestsNeverWaitForAFrozenDatabaseAndNothingIsLostAfterTheThaw() throws Exception {
+        ConcurrentLinkedQueue<Sent> warmUp = new ConcurrentLinkedQueue<>();
+        new Traffic(warmUp, false).runFor(Duration.ofSeconds(3)); // the JIT's warm-up: counted, not reported
         ConcurrentLinkedQueue<Sent> sent = new ConcurrentLinkedQueue<>();
         Traffic baseline = new Traffic(sent, false);
         baseline.runFor(Duration.ofSeconds(3));
@@ -137,7 +139,7 @@ class DatabaseFreezeIT {
             db.thaw();
         }
 
-        int total = sent.size();
+        int total = warmUp.size() + sent.size();
         assertTrue(steady.count() > 0, "traffic ran during the freeze");
         assertTrue(sent.stream().allMatch(s -> s.status() == 200), "every client was served");
         Gateway.await(() -> app.stateWrites().pending() == 0, "the state written after the thaw");
@@ -149,6 +151,26 @@ class DatabaseFreezeIT {
         Gateway.await(() -> get("/readyz").body().equals("ok\n"), "ready again without the detail");
         assertTrue(app.databaseHealth().available());
         report(sent);
+    }
+
+    @Test
+    void aStoppedDatabaseRefusesAtOnceAndItsRestartReceivesTheFailureAndEveryEvent() {
+        assertEquals(200, chat().statusCode());
+        db.stop();
+        Gateway.await(() -> !app.databaseHealth().available(), "the outage noticed");
+        assertTrue(get("/readyz").body().contains("database: unavailable since"));
+        primaryUpstream.enqueue(Reply.openAiError(503, "upstream overloaded", "server_error"));
+        assertEquals(200, chat().statusCode(), "served by the secondary");
+        int primaryCalls = primaryUpstream.requestCount();
+        assertEquals(200, chat().statusCode());
+        assertEquals(primaryCalls, primaryUpstream.requestCount(), "the cooling primary is avoided at once");
+        assertEquals(1, app.stateWrites().pending(), "the failure waits for the database");
+
+        db.start();
+        Gateway.await(() -> app.stateWrites().pending() == 0, "the failure written after the restart");
+        assertEquals(1, number("SELECT transient_failure_count FROM account_models WHERE account_id = " + primary));
+        Gateway.await(() -> number("SELECT COUNT(*) FROM request_events") == 3, "every event arrived");
+        Gateway.await(() -> app.databaseHealth().available(), "the outage over");
     }
 
     /** Success latency before vs during the freeze, for the note (never asserted: machines are noisy). */
