@@ -102,7 +102,9 @@ public final class App implements AutoCloseable {
     private Map<String, HttpServlet> routes(Database database, AdminToken adminToken, ConsoleUsers consoleUsers,
             AdminWiring admins, Clock clock) {
         Map<String, HttpServlet> routes = new LinkedHashMap<>();
-        HealthServlet health = new HealthServlet(database::ready);
+        // D-1: /readyz reads the tracked database health, never waiting on the database itself
+        HealthServlet health = new HealthServlet(() -> readiness(database), gateway.health(),
+                gateway.snapshot()::age);
         routes.put("/healthz", health);
         routes.put("/readyz", health);
         gateway.addRoutes(routes, clock);
@@ -114,7 +116,29 @@ public final class App implements AutoCloseable {
         routes.put("/admin/api/*", AdminApiWiring.api(adminToken, consoleAuth, gateway, admins, recovery, settings,
                 clock));
         routes.putAll(ConsoleWiring.smartPages(consoleAuth, console, gateway, admins, recovery, clock));
+        // D-1: console pages show the outage banner; they and the admin API read this instance's own writes
+        routes.replaceAll((path, servlet) -> operatorPage(path)
+                ? new dev.detour.adapter.web.DatabaseNotice(servlet, gateway.health(), gateway.stateWrites())
+                : servlet);
         return routes;
+    }
+
+    /** O-2 readiness, bounded (D-1): a ping that fails starts the outage at once, before the probe's next round. */
+    private boolean readiness(Database database) {
+        try {
+            database.ping();
+            gateway.health().answered();
+        } catch (java.sql.SQLException | RuntimeException e) {
+            gateway.health().failed(e);
+            return false;
+        }
+        return database.migrationsApplied();
+    }
+
+    /** Console pages and the admin API (not the relay, health, metrics, assets or the public status page). */
+    private static boolean operatorPage(String path) {
+        return !(path.startsWith("/v1") || path.equals("/healthz") || path.equals("/readyz")
+                || path.equals("/metrics") || path.startsWith("/assets") || path.equals("/status"));
     }
 
     /** X-4: the server's client timeouts and caps, each counted in /metrics. */
@@ -212,6 +236,16 @@ public final class App implements AutoCloseable {
         return recovery.scheduler();
     }
 
+    /** D-1: whether MariaDB answers, as this instance last saw it. */
+    public dev.detour.gateway.DatabaseHealth databaseHealth() {
+        return gateway.health();
+    }
+
+    /** D-1: pool-state changes applied in memory and not yet written. */
+    public dev.detour.gateway.StateWrites stateWrites() {
+        return gateway.stateWrites();
+    }
+
     public Metrics metrics() {
         return gateway.metrics();
     }
@@ -255,8 +289,11 @@ public final class App implements AutoCloseable {
         } catch (Exception e) {
             log.warn("upstream client did not close cleanly: {}", e.toString());
         }
+        gateway.stateWrites().close(); // D-1: state applied in memory reaches the database before the pool closes
         gateway.events().close();
         gateway.smartStore().close();
+        gateway.quickReads().close();
+        gateway.probe().close();
         storage.close();
     }
 }

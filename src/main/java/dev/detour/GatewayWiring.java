@@ -3,6 +3,7 @@ package dev.detour;
 import dev.detour.adapter.crypto.Secrets;
 import dev.detour.adapter.db.AsyncEventWriter;
 import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.DatabaseProbe;
 import dev.detour.adapter.db.MyBatisPoolStore;
 import dev.detour.adapter.db.MyBatisSmartStore;
 import dev.detour.adapter.security.AuthThrottle;
@@ -18,16 +19,20 @@ import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.ConfigErrors;
+import dev.detour.gateway.DatabaseHealth;
 import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.Leases;
 import dev.detour.gateway.Pauser;
 import dev.detour.gateway.PoolRefresher;
 import dev.detour.gateway.PoolSnapshot;
+import dev.detour.gateway.QuickReads;
 import dev.detour.gateway.Router;
 import dev.detour.gateway.SmartKeys;
 import dev.detour.gateway.StateRecorder;
+import dev.detour.gateway.StateWrites;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -38,13 +43,21 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         AsyncEventWriter events, MetricsEventSink countedEvents, HttpClient5UpstreamClient upstream, Leases leases,
         Metrics metrics, StateRecorder stateRecorder, MyBatisSmartStore smartStore, SmartKeys smartKeys,
         LoadWiring load, Router router, Forwarder forwarder, TrustedProxies proxies, AuthThrottle keyFailures,
-        AuthThrottle tokenFailures, BodyBudget bodies) {
+        AuthThrottle tokenFailures, BodyBudget bodies, DatabaseHealth health, StateWrites stateWrites,
+        DatabaseProbe probe, QuickReads quickReads) {
 
     static GatewayWiring create(DetourConfig config, Database database, Secrets secrets, SiteSettings settings,
             Clock clock) {
         MyBatisPoolStore poolStore = new MyBatisPoolStore(database, secrets.box());
         PoolSnapshot snapshot = new PoolSnapshot(poolStore);
-        PoolRefresher refresher = new PoolRefresher(snapshot);
+        // D-1: the request path never waits on MariaDB; state writes queue behind it, outages are tracked
+        DatabaseHealth health = new DatabaseHealth(clock);
+        StateWrites stateWrites = new StateWrites(health, snapshot);
+        DatabaseProbe probe = new DatabaseProbe(database, health);
+        probe.every(Duration.ofHours(1), health,
+                () -> poolStore.forgetWriteIds(clock.instant().minus(Duration.ofDays(1))));
+        QuickReads quickReads = QuickReads.bounded(health);
+        PoolRefresher refresher = new PoolRefresher(snapshot, health);
         AsyncEventWriter events = new AsyncEventWriter(database, 10_000);
         var upstream = new HttpClient5UpstreamClient(config.connectTimeout(), config.readTimeout());
         Leases leases = new Leases();
@@ -58,12 +71,21 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         snapshot.onReload(() -> configErrors.observe(snapshot.view()));
         metrics.gauge("detour_config_errors", "Accounts and keys whose stored configuration cannot be read "
                 + "(config_error, out of service).", configErrors::count);
-        StateRecorder stateRecorder = new StateRecorder(poolStore, snapshot);
-        // issue 6 smart keys: prices, blocks, spend, response bindings, route stats beside the snapshot
+        metrics.gauge("detour_database_up", "1 while MariaDB answers, 0 during an outage (D-1).",
+                () -> health.available() ? 1 : 0);
+        metrics.gauge("detour_database_unavailable_seconds", "Seconds since the current database outage began;"
+                + " 0 while it answers.", health::outageSeconds);
+        metrics.gauge("detour_state_writes_pending", "Pool-state changes applied in memory, not yet in MariaDB.",
+                stateWrites::pending);
+        StateRecorder stateRecorder = new StateRecorder(poolStore, snapshot, stateWrites);
+        // Smart keys: prices, blocks, spend, response bindings, route stats beside the snapshot
         MyBatisSmartStore smartStore = new MyBatisSmartStore(database);
         SmartKeys smartKeys = new SmartKeys(smartStore);
+        smartKeys.readThrough(quickReads);
         snapshot.onReload(smartKeys::reload);
         LoadWiring load = LoadWiring.create(snapshot, database, settings, clock);
+        load.state().deferWritesTo(stateWrites);
+        load.state().bindings().readThrough(quickReads);
         Router router = new Router(new SelectionPipeline(), null, smartKeys, load.state());
         Forwarder forwarder = new Forwarder(snapshot, router, upstream, stateRecorder, leases, countedEvents,
                 snapshot::apiKey, Pauser.SLEEP, clock, smartKeys, load.state());
@@ -72,7 +94,8 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         // wrong Detour keys (/v1, /v1/detour, /my/login) and wrong admin tokens (/admin/api, /metrics)
         return new GatewayWiring(poolStore, snapshot, refresher, events, countedEvents, upstream, leases, metrics,
                 stateRecorder, smartStore, smartKeys, load, router, forwarder, proxies,
-                AuthThrottle.standard("Detour key", clock), AuthThrottle.standard("admin token", clock), bodies);
+                AuthThrottle.standard("Detour key", clock), AuthThrottle.standard("admin token", clock), bodies,
+                health, stateWrites, probe, quickReads);
     }
 
     /** The client-facing relay and the public status page (C-7). */

@@ -38,11 +38,20 @@ public final class LoadState {
     private final Set<Long> trials = ConcurrentHashMap.newKeySet();
     private volatile SelectionSettings settings = SelectionSettings.DEFAULTS;
     private volatile int instances = 1;
+    private volatile StateWrites deferred;
 
     public LoadState(PoolSnapshot snapshot, LoadStore store) {
         this.snapshot = snapshot;
         this.store = store;
         this.bindings = new SessionBindings(store);
+    }
+
+    /**
+     * D-1: group halts are applied in memory at once and written through the state writer, never on
+     * the request thread. Without it (the bare gateway in tests) they are written in place.
+     */
+    public void deferWritesTo(StateWrites writes) {
+        this.deferred = writes;
     }
 
     public SessionBindings bindings() {
@@ -136,10 +145,55 @@ public final class LoadState {
     }
 
     private void write(GroupView group, Instant until, int streak, String reason, Instant now) {
+        StateWrites writes = deferred;
+        if (writes != null) {
+            HaltWrite write = new HaltWrite(group.id(), until, streak, reason, now);
+            snapshot.update(view -> {
+                writes.add(write);
+                return write.overlay(view);
+            });
+            return;
+        }
         try {
             snapshot.applyGroup(store.writeHalt(group, until, streak, reason, now));
         } catch (RuntimeException e) {
             log.error("halt of group {} could not be written: {}", group.id(), e.toString());
+        }
+    }
+
+    /** S-9 halt (or clear) of one group: absolute values, so writing it twice is harmless. */
+    private final class HaltWrite implements StateWrites.Write {
+        private final long groupId;
+        private final Instant until;
+        private final int streak;
+        private final String reason;
+        private final Instant at;
+
+        HaltWrite(long groupId, Instant until, int streak, String reason, Instant at) {
+            this.groupId = groupId;
+            this.until = until;
+            this.streak = streak;
+            this.reason = reason;
+            this.at = at;
+        }
+
+        @Override
+        public void persist() {
+            GroupView group = snapshot.view().groups().get(groupId);
+            if (group != null) {
+                store.writeHalt(group, until, streak, reason, at);
+            }
+        }
+
+        @Override
+        public PoolSnapshot.View overlay(PoolSnapshot.View view) {
+            GroupView group = view.groups().get(groupId);
+            return group == null ? view : view.withGroup(group.withHalt(until, streak, reason));
+        }
+
+        @Override
+        public String describe() {
+            return "halt of group " + groupId + " until " + until;
         }
     }
 }

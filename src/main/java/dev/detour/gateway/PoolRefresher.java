@@ -16,11 +16,21 @@ public final class PoolRefresher implements AutoCloseable {
     });
 
     public PoolRefresher(PoolSnapshot snapshot) {
+        this(snapshot, DatabaseHealth.alwaysUp());
+    }
+
+    /** D-1: a refresh the database does not answer marks an outage (logged once there), not a line per second. */
+    public PoolRefresher(PoolSnapshot snapshot, DatabaseHealth health) {
         timer.scheduleWithFixedDelay(() -> {
             try {
                 snapshot.refreshIfChanged();
+                health.answered();
             } catch (RuntimeException e) {
-                log.warn("pool refresh failed, keeping the last snapshot: {}", e.toString());
+                if (DatabaseErrors.unavailable(e)) {
+                    health.failed(e);
+                } else {
+                    log.warn("pool refresh failed, keeping the last snapshot: {}", e.toString());
+                }
             }
         }, 1, 1, TimeUnit.SECONDS);
     }

@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -17,9 +19,31 @@ import java.util.concurrent.locks.ReentrantLock;
  * patched at once by this instance's own state writes. Readers never lock.
  */
 public final class PoolSnapshot {
+    /** {@code served}: model keys each account served lately (C-3's denominator for accounts without mappings). */
     public record View(long revision, List<Account> accounts, Map<Long, Account> byId,
             Map<ModelStateKey, ModelState> models, Map<Long, GroupView> groups, Map<String, KeyEntry> keysByHash,
-            Map<Long, String> apiKeys) {
+            Map<Long, String> apiKeys, Map<Long, Set<String>> served) {
+
+        public Set<String> servedBy(long accountId) {
+            return served.getOrDefault(accountId, Set.of());
+        }
+
+        /** One account patched and all its model rows replaced. */
+        public View with(Account account, List<ModelState> rows) {
+            Map<Long, Account> ids = new LinkedHashMap<>(byId);
+            ids.put(account.id(), account);
+            Map<ModelStateKey, ModelState> rowsByKey = new HashMap<>(models);
+            rowsByKey.keySet().removeIf(k -> k.accountId() == account.id());
+            rows.forEach(r -> rowsByKey.put(new ModelStateKey(r.accountId(), r.modelKey()), r));
+            return new View(revision, List.copyOf(ids.values()), ids, rowsByKey, groups, keysByHash, apiKeys, served);
+        }
+
+        /** One group patched (S-9 halt or clear). */
+        public View withGroup(GroupView group) {
+            Map<Long, GroupView> copy = new HashMap<>(groups);
+            copy.put(group.id(), group);
+            return new View(revision, accounts, byId, models, copy, keysByHash, apiKeys, served);
+        }
 
         public List<ModelState> rowsOf(long accountId) {
             List<ModelState> rows = new ArrayList<>();
@@ -35,6 +59,9 @@ public final class PoolSnapshot {
     private final PoolStore store;
     private final ReentrantLock writes = new ReentrantLock();
     private volatile View view;
+    private volatile UnaryOperator<View> overlay = UnaryOperator.identity();
+    /** When the refresher last saw the database agree with this snapshot (D-1 readiness), monotonic. */
+    private volatile long confirmedNanos = System.nanoTime();
     private final java.util.List<Runnable> reloadListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public PoolSnapshot(PoolStore store) {
@@ -63,6 +90,37 @@ public final class PoolSnapshot {
         if (store.revision() != view.revision()) {
             reload();
         }
+        confirmedNanos = System.nanoTime();
+    }
+
+    /** How long ago the database last confirmed this snapshot current (D-1: /readyz's bound). */
+    public java.time.Duration age() {
+        return java.time.Duration.ofNanos(System.nanoTime() - confirmedNanos);
+    }
+
+    /** D-1: what every reload re-applies on top of the loaded data (state changes not yet durable). */
+    public void overlayWith(UnaryOperator<View> pending) {
+        this.overlay = pending;
+    }
+
+    /** Runs {@code work} holding the write lock (no reload or patch in between). */
+    public void whileLocked(Runnable work) {
+        writes.lock();
+        try {
+            work.run();
+        } finally {
+            writes.unlock();
+        }
+    }
+
+    /** Replaces the view by {@code change(view)} under the write lock (this instance's own state change). */
+    public void update(UnaryOperator<View> change) {
+        writes.lock();
+        try {
+            view = change.apply(view);
+        } finally {
+            writes.unlock();
+        }
     }
 
     /** Reloads under the write lock so a concurrent own-write patch is never overwritten by older data. */
@@ -74,8 +132,9 @@ public final class PoolSnapshot {
             data.accounts().forEach(a -> byId.put(a.id(), a));
             Map<ModelStateKey, ModelState> models = new HashMap<>();
             data.modelStates().forEach(s -> models.put(new ModelStateKey(s.accountId(), s.modelKey()), s));
-            view = new View(data.revision(), List.copyOf(byId.values()), byId, models, data.groups(),
-                    data.keysByHash(), data.apiKeys());
+            view = overlay.apply(new View(data.revision(), List.copyOf(byId.values()), byId, models, data.groups(),
+                    data.keysByHash(), data.apiKeys(), data.served()));
+            confirmedNanos = System.nanoTime();
         } finally {
             writes.unlock();
         }
@@ -84,32 +143,11 @@ public final class PoolSnapshot {
 
     /** Patches one account and replaces all its model rows (this instance's own write). */
     public void apply(PoolStore.StateChange change) {
-        writes.lock();
-        try {
-            View current = view;
-            Map<Long, Account> byId = new LinkedHashMap<>(current.byId());
-            byId.put(change.account().id(), change.account());
-            Map<ModelStateKey, ModelState> models = new HashMap<>(current.models());
-            models.keySet().removeIf(k -> k.accountId() == change.account().id());
-            change.rows().forEach(s -> models.put(new ModelStateKey(s.accountId(), s.modelKey()), s));
-            view = new View(current.revision(), List.copyOf(byId.values()), byId, models, current.groups(),
-                    current.keysByHash(), current.apiKeys());
-        } finally {
-            writes.unlock();
-        }
+        update(current -> current.with(change.account(), change.rows()));
     }
 
     /** S-9: patches one group (this instance's own halt write or clear). */
     public void applyGroup(GroupView group) {
-        writes.lock();
-        try {
-            View current = view;
-            Map<Long, GroupView> groups = new HashMap<>(current.groups());
-            groups.put(group.id(), group);
-            view = new View(current.revision(), current.accounts(), current.byId(), current.models(), groups,
-                    current.keysByHash(), current.apiKeys());
-        } finally {
-            writes.unlock();
-        }
+        update(current -> current.withGroup(group));
     }
 }

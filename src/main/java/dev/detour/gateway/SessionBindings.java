@@ -31,6 +31,7 @@ public final class SessionBindings implements AutoCloseable {
     }
 
     private final LoadStore store;
+    private volatile QuickReads reads = QuickReads.direct();
     private volatile Duration ttl = TTL;
     private final Map<Key, Cached> cache = new ConcurrentHashMap<>();
     private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
@@ -51,6 +52,11 @@ public final class SessionBindings implements AutoCloseable {
         this.ttl = newTtl == null || newTtl.isNegative() ? TTL : newTtl;
     }
 
+    /** D-1: cache-miss reads wait at most {@link QuickReads#DEADLINE}, none while the database is away. */
+    public void readThrough(QuickReads quickReads) {
+        this.reads = quickReads;
+    }
+
     /** The account this session is bound to, or null (no session id, none, or expired). */
     public Long lookup(long keyId, String sessionId, String model, Instant now) {
         if (sessionId == null || sessionId.isEmpty() || ttl.isZero()) {
@@ -59,8 +65,13 @@ public final class SessionBindings implements AutoCloseable {
         Key key = key(keyId, sessionId, model);
         Cached cached = cache.get(key);
         if (cached == null || !cached.checkedAt().plus(RECHECK).isAfter(now)) {
-            cached = new Cached(readQuietly(key), now);
-            cache.put(key, cached);
+            Cached read = reads.read(() -> new Cached(readQuietly(key), now), null);
+            if (read != null) {
+                cached = read;
+                cache.put(key, cached);
+            } else if (cached == null) {
+                return null; // D-1: the database did not answer in time; stickiness is best effort
+            }
         }
         SessionBinding b = cached.binding();
         return b != null && b.expiresAt().isAfter(now) ? b.accountId() : null;
@@ -134,7 +145,9 @@ public final class SessionBindings implements AutoCloseable {
             try {
                 work.run();
             } catch (RuntimeException e) {
-                log.warn("session binding write failed: {}", e.toString());
+                if (!DatabaseErrors.unavailable(e)) { // D-1: an outage is logged once, by DatabaseHealth
+                    log.warn("session binding write failed: {}", e.toString());
+                }
             }
         });
     }

@@ -25,6 +25,7 @@ public final class SmartKeys {
     private final Map<Long, AtomicLong> spent = new ConcurrentHashMap<>();
     private final Map<String, Binding> bindings = new ConcurrentHashMap<>();
     private volatile SmartStore.Data data = SmartStore.Data.EMPTY;
+    private volatile QuickReads reads = QuickReads.direct();
 
     private record Binding(long accountId, Instant expiresAt) {
     }
@@ -50,6 +51,11 @@ public final class SmartKeys {
                 return null;
             }
         });
+    }
+
+    /** D-1: a response binding this instance does not hold is read within {@link QuickReads#DEADLINE}. */
+    public void readThrough(QuickReads quickReads) {
+        this.reads = quickReads;
     }
 
     public void reload() {
@@ -114,6 +120,6 @@ public final class SmartKeys {
         if (binding != null) {
             return binding.expiresAt().isAfter(now) ? binding.accountId() : null;
         }
-        return store.boundAccount(responseId, now);
+        return reads.read(() -> store.boundAccount(responseId, now), null);
     }
 }

@@ -104,7 +104,7 @@ class NodeSdkIT extends AgentCase {
     }
 
     /**
-     * Needs issue 18's status mapping (P-8': 429 stays 429, overload answers 529/503) and visibly broken
+     * Needs the status mapping of Honest answers (P-8': 429 stays 429, overload answers 529/503) and visibly broken
      * streams (F-4': a cut after bytes reached the client aborts the client's stream too). A cut Messages
      * stream is relayed as a cut: with an {@code event: error} frame the Anthropic SDK raised {@code APIError}
      * where the direct cut raises {@code TypeError: terminated}.

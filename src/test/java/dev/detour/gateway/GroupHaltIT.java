@@ -87,6 +87,7 @@ class GroupHaltIT {
 
         gw.clock.advance(Duration.ofSeconds(121));
         assertEquals(200, gw.chat("gpt-5.6-sol").statusCode());
+        gw.settled(); // D-1: the halt's clearing is written by the state writer, just after the answer
         assertEquals("0", Db.string("SELECT halt_streak FROM groups_"), "a success resets the doubling");
     }
 

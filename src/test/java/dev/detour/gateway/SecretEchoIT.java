@@ -198,7 +198,8 @@ class SecretEchoIT extends OneUpstreamCase {
     }
 
     /** Every failure text MariaDB holds for the account: its own columns and its model rows. */
-    private static String storedFailureText(long accountId) {
+    private String storedFailureText(long accountId) {
+        gw.settled(); // D-1: the failure is written by the state writer, just after the answer
         return String.join("\n", Rows.strings("SELECT CONCAT_WS(' | ', last_failure_message, last_failure_response_json)"
                 + " FROM accounts WHERE id = " + accountId + " UNION ALL SELECT CONCAT_WS(' | ', last_failure_message,"
                 + " last_failure_response_json) FROM account_models WHERE account_id = " + accountId));

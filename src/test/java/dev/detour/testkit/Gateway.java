@@ -163,6 +163,14 @@ public final class Gateway implements AutoCloseable {
         return items;
     }
 
+    /**
+     * D-1: waits until the pool-state changes this instance applied in memory (failures, success
+     * clearing, halts) are written, before a test looks at MariaDB behind the gateway's back.
+     */
+    public void settled() {
+        await(() -> app.stateWrites().pending() == 0, "state writes landed");
+    }
+
     public JsonNode event(String requestId) {
         return admin("GET", "/requests/" + requestId, null);
     }

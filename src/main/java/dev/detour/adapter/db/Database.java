@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Function;
 import javax.sql.DataSource;
@@ -20,11 +21,31 @@ import org.flywaydb.core.Flyway;
  * {@link #inTransaction} is the unit-of-work helper: one session, committed or rolled back.
  */
 public final class Database implements AutoCloseable {
+    /**
+     * D-1: how long any database call may take, so no thread hangs on a frozen or unreachable server.
+     * Acquiring a pooled connection waits at most {@link #ACQUIRE}; opening a TCP connection at most
+     * {@link #CONNECT}; a statement runs at most {@link #STATEMENT} (MariaDB's max_statement_time, the
+     * server cancels it) and a read from the socket waits at most {@link #SOCKET} (the driver gives up
+     * when the server does not answer at all, e.g. a SIGSTOPped mariadbd). The statement bound is
+     * generous for the console's largest report; no request thread waits on any of these (D-1).
+     */
+    public static final Duration ACQUIRE = Duration.ofSeconds(3);
+    public static final Duration CONNECT = Duration.ofSeconds(3);
+    public static final Duration STATEMENT = Duration.ofSeconds(25);
+    public static final Duration SOCKET = Duration.ofSeconds(30);
+
     private final HikariDataSource dataSource;
     private final SqlSessionFactory sessions;
+    private final String migrationUrl;
+    private final String user;
+    private final String password;
+    private volatile boolean migrated;
 
-    private Database(HikariDataSource dataSource) {
+    private Database(HikariDataSource dataSource, String migrationUrl, String user, String password) {
         this.dataSource = dataSource;
+        this.migrationUrl = migrationUrl;
+        this.user = user;
+        this.password = password;
         Configuration configuration = new Configuration(
                 new Environment("detour", new JdbcTransactionFactory(), dataSource));
         configuration.setMapUnderscoreToCamelCase(true);
@@ -37,7 +58,7 @@ public final class Database implements AutoCloseable {
 
     public static Database connect(String url, String user, String password, int maxPoolSize) {
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(url);
+        config.setJdbcUrl(bounded(url));
         if (user != null) {
             config.setUsername(user);
         }
@@ -48,13 +69,35 @@ public final class Database implements AutoCloseable {
         config.setPoolName("detour-db");
         config.setAutoCommit(true);
         config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-        return new Database(new HikariDataSource(config));
+        config.setConnectionTimeout(ACQUIRE.toMillis()); // D-1: pool acquire (Hikari's default is 30 s)
+        config.setValidationTimeout(Duration.ofSeconds(1).toMillis());
+        return new Database(new HikariDataSource(config), url, user, password);
+    }
+
+    /** The URL with D-1's driver bounds appended (connect, socket read, statement), unless the URL sets them. */
+    static String bounded(String url) {
+        StringBuilder out = new StringBuilder(url);
+        char separator = url.contains("?") ? '&' : '?';
+        String lower = url.toLowerCase(java.util.Locale.ROOT);
+        if (!lower.contains("connecttimeout=")) {
+            out.append(separator).append("connectTimeout=").append(CONNECT.toMillis());
+            separator = '&';
+        }
+        if (!lower.contains("sockettimeout=")) {
+            out.append(separator).append("socketTimeout=").append(SOCKET.toMillis());
+            separator = '&';
+        }
+        if (!lower.contains("max_statement_time")) {
+            out.append(separator).append("sessionVariables=max_statement_time=").append(STATEMENT.toSeconds());
+        }
+        return out.toString();
     }
 
     /** Applies the migrations of the top-level sql/ folder (packaged as db/migration). */
     public void migrate() {
+        // a migration may rewrite a large table: its own connection, without D-1's statement bound
         Flyway.configure()
-                .dataSource(dataSource)
+                .dataSource(migrationUrl, user, password)
                 .locations("classpath:db/migration")
                 .load()
                 .migrate();
@@ -62,14 +105,37 @@ public final class Database implements AutoCloseable {
 
     /** True when the database answers and every known migration is applied (O-2 readiness). */
     public boolean ready() {
-        try (Connection c = dataSource.getConnection()) {
-            if (!c.isValid(2)) {
-                return false;
-            }
-            return Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load()
-                    .info().pending().length == 0;
+        try {
+            ping();
         } catch (SQLException | RuntimeException e) {
             return false;
+        }
+        return migrationsApplied();
+    }
+
+    /**
+     * Every known migration is applied. Checked until it first holds, then remembered: this process
+     * migrated at start, and Flyway's history query should not run on every /readyz (D-1: bounded).
+     */
+    public boolean migrationsApplied() {
+        if (migrated) {
+            return true;
+        }
+        try {
+            migrated = Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load()
+                    .info().pending().length == 0;
+        } catch (RuntimeException e) {
+            return false;
+        }
+        return migrated;
+    }
+
+    /** D-1: one round trip within a second (the pool's acquire bound applies first); throws when none. */
+    public void ping() throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            if (!c.isValid(1)) {
+                throw new java.sql.SQLTransientConnectionException("the database did not answer a ping within 1 s");
+            }
         }
     }
 

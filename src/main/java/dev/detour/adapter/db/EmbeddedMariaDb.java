@@ -53,6 +53,14 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     }
 
     public static EmbeddedMariaDb start(Path root) {
+        return start(root, 0);
+    }
+
+    /**
+     * As {@link #start(Path)} on a given TCP port (0 = a free one): a server stopped and started again
+     * on its old port is the same database to a connection pool still holding its URL (D-6 faults).
+     */
+    public static EmbeddedMariaDb start(Path root, int fixedPort) {
         Path dir = root.toAbsolutePath().normalize();
         String tmp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize().toString();
         if (dir.toString().startsWith(tmp)) {
@@ -69,7 +77,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             OwnerOnlyFiles.directory(socket.getParent());
-            int port = freePort();
+            int port = fixedPort > 0 ? fixedPort : freePort();
             boolean installed = PatientDb.installIfEmpty(configuration(dir, port, socket, Mode.PROVISIONING));
             // data files are 0660 already; the folders holding them and the server's temporary
             // files (sorts, temporary tables) are owner-only too

@@ -10,14 +10,17 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import javax.sql.DataSource;
 
@@ -47,14 +50,40 @@ final class EventBatches {
         this.dataSource = dataSource;
     }
 
-    /** One transaction: the events in order (ids ascend with the batch) and K-2's spend per key. */
+    /**
+     * One transaction: the events in order (ids ascend with the batch) and K-2's spend per key. D-1:
+     * an event already stored (a batch retried after a commit whose answer was lost, or replayed)
+     * is skipped by INSERT IGNORE and adds no spend, so a key's spend is never counted twice.
+     */
     void writeEvents(List<RequestEvent> events) throws SQLException {
         if (!events.isEmpty()) {
             inTransaction(c -> {
+                Set<String> stored = storedIds(c, events);
                 batch(c, INSERT_EVENT, events, EventBatches::bindEvent);
-                addSpend(c, events);
+                addSpend(c, stored.isEmpty() ? events
+                        : events.stream().filter(e -> !stored.contains(e.requestId())).toList());
             });
         }
+    }
+
+    /** The request ids of this batch the table holds already (none, unless the batch is a retry). */
+    private static Set<String> storedIds(Connection c, List<RequestEvent> events) throws SQLException {
+        Set<String> stored = new HashSet<>();
+        StringBuilder sql = new StringBuilder("SELECT request_id FROM request_events WHERE request_id IN (");
+        for (int i = 0; i < events.size(); i++) {
+            sql.append(i == 0 ? "?" : ", ?");
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.append(')').toString())) {
+            for (int i = 0; i < events.size(); i++) {
+                ps.setString(i + 1, events.get(i).requestId());
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    stored.add(rs.getString(1));
+                }
+            }
+        }
+        return stored;
     }
 
     /** One transaction: one UPDATE per account (sums and latest time), one upsert per served model. */

@@ -5,10 +5,9 @@ import dev.detour.admin.AccountRows;
 import dev.detour.admin.KeyPolicies;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.ModelState;
-import dev.detour.core.cooldown.BreakerRules;
 import dev.detour.core.cooldown.CooldownRules;
-import dev.detour.core.cooldown.Escalation;
 import dev.detour.core.cooldown.FailureOutcome;
+import dev.detour.core.cooldown.FailureTransition;
 import dev.detour.core.cooldown.RowChange;
 import dev.detour.core.cooldown.SuccessOutcome;
 import dev.detour.core.failure.Failure;
@@ -27,7 +26,7 @@ import org.apache.ibatis.session.SqlSession;
 
 /**
  * {@link PoolStore} on MariaDB. A failure is one transaction: lock the account row, read it and
- * its model rows, decide with the pure {@link CooldownRules}, write, bump the pool revision (C-3).
+ * its model rows, decide with the pure {@link FailureTransition}, write, bump the pool revision (C-3).
  */
 public final class MyBatisPoolStore implements PoolStore {
     private static final Duration SERVED_WINDOW = Duration.ofHours(24);
@@ -62,7 +61,11 @@ public final class MyBatisPoolStore implements PoolStore {
                 keys.put(k.keyHash(), new KeyEntry(k.id(), k.name(), k.enabled(), k.expiresAt(),
                         policy.orElse(KeyPolicy.UNRESTRICTED), policy.isEmpty() ? KeyPolicies.UNREADABLE : null));
             }
-            return new PoolData(revision, accounts, rows, groups, keys, apiKeys);
+            Map<Long, Set<String>> served = new HashMap<>();
+            // every served key whatever its age (the store has no clock); the locked write applies the 24 h window
+            state.selectAllServedModelKeys(Instant.EPOCH).forEach(m -> served
+                    .computeIfAbsent(m.accountId(), id -> new java.util.HashSet<>()).add(m.modelKey()));
+            return new PoolData(revision, accounts, rows, groups, keys, apiKeys, served);
         });
     }
 
@@ -80,22 +83,25 @@ public final class MyBatisPoolStore implements PoolStore {
         return database.read(s -> s.getMapper(PoolStateMapper.class).selectRevision());
     }
 
+    /**
+     * One transaction: the ledger id (D-1: a retry of a committed write stops here), the account row
+     * lock (C-3), the stored state, the pure {@link FailureTransition} on it, the write, the revision.
+     */
     @Override
-    public StateChange recordFailure(long accountId, String modelKey, Failure failure, Instant now) {
+    public StateChange recordFailure(String writeId, long accountId, String modelKey, Failure failure, Instant at) {
         return database.inTransaction(s -> {
             PoolStateMapper state = s.getMapper(PoolStateMapper.class);
             Account account = lockedAccount(s, accountId);
             List<ModelState> rows = rowsOf(state, accountId);
-            Set<String> serviceable = Escalation.serviceableKeys(account.mappings(),
-                    rows.stream().map(ModelState::modelKey).toList(),
-                    state.selectServedModelKeys(accountId, now.minus(SERVED_WINDOW)), modelKey);
-            // C-6: the optional breaker and exponential backoff ride on the same locked transaction
-            FailureOutcome outcome = BreakerRules.afterFailure(account,
-                    CooldownRules.afterFailure(account, rows, serviceable, failure, now), failure, now);
+            if (writeId != null && state.insertWriteId(writeId, at) == 0) {
+                return new StateChange(account, rows, false);
+            }
+            FailureOutcome outcome = FailureTransition.apply(account, rows,
+                    state.selectServedModelKeys(accountId, at.minus(SERVED_WINDOW)), modelKey, failure, at);
             if (!outcome.changed()) {
                 return new StateChange(account, rows, false);
             }
-            state.updateAccountFailure(AccountFailureRow.of(accountId, outcome.status(), outcome.accountFailure(), now));
+            state.updateAccountFailure(AccountFailureRow.of(accountId, outcome.status(), outcome.accountFailure(), at));
             if (outcome.modelRow() != null) {
                 state.upsertModelState(ModelStateRow.of(outcome.modelRow()));
             }
@@ -104,30 +110,49 @@ public final class MyBatisPoolStore implements PoolStore {
         });
     }
 
+    /**
+     * C-5 in one transaction. D-1: a success written late clears nothing another write changed after
+     * it happened (the account row or the model row updated after {@code at} wins).
+     */
     @Override
-    public StateChange recordSuccess(long accountId, String modelKey, boolean modelTest, Instant now) {
+    public StateChange recordSuccess(String writeId, long accountId, String modelKey, boolean modelTest, Instant at) {
         return database.inTransaction(s -> {
             PoolStateMapper state = s.getMapper(PoolStateMapper.class);
             Account account = lockedAccount(s, accountId);
             List<ModelState> rows = rowsOf(state, accountId);
-            ModelState row = rows.stream().filter(r -> r.modelKey().equals(modelKey)).findFirst().orElse(null);
-            SuccessOutcome outcome = CooldownRules.afterSuccess(account, row, modelTest, now);
-            if (!outcome.changed()) {
+            if (writeId != null && state.insertWriteId(writeId, at) == 0) {
                 return new StateChange(account, rows, false);
             }
-            if (outcome.accountChanged()) {
-                state.updateAccountFailure(AccountFailureRow.of(accountId, outcome.status(), outcome.accountFailure(),
-                        now));
+            ModelState row = rows.stream().filter(r -> r.modelKey().equals(modelKey)).findFirst().orElse(null);
+            if (row != null && row.updatedAt() != null && row.updatedAt().isAfter(at)) {
+                row = null; // a newer failure on this model: keep it
             }
+            SuccessOutcome outcome = CooldownRules.afterSuccess(account, row, modelTest, at);
+            Instant accountUpdated = state.selectAccountUpdatedAt(accountId);
+            boolean accountNewer = accountUpdated != null && accountUpdated.isAfter(at);
+            boolean accountChange = outcome.accountChanged() && !accountNewer;
             RowChange change = outcome.rowChange();
+            if (!accountChange && !change.changes()) {
+                return new StateChange(account, rows, false);
+            }
+            if (accountChange) {
+                state.updateAccountFailure(AccountFailureRow.of(accountId, outcome.status(), outcome.accountFailure(),
+                        at));
+            }
             if (change.action() == RowChange.Action.DELETE) {
                 state.deleteModelState(accountId, change.row().modelKey());
             } else if (change.action() == RowChange.Action.UPSERT) {
                 state.upsertModelState(ModelStateRow.of(change.row()));
             }
             state.bumpRevision();
-            return new StateChange(outcome.applyTo(account), rowsOf(state, accountId), false);
+            return new StateChange(accountChange ? outcome.applyTo(account) : account, rowsOf(state, accountId),
+                    false);
         });
+    }
+
+    @Override
+    public void forgetWriteIds(Instant before) {
+        database.inTransaction(s -> s.getMapper(PoolStateMapper.class).deleteWriteIdsBefore(before));
     }
 
     /** An account's model rows as stored (admin reads; not the request path). */

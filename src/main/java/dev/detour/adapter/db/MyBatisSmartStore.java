@@ -3,6 +3,7 @@ package dev.detour.adapter.db;
 import dev.detour.core.selection.BlockRule;
 import dev.detour.core.selection.BlockScope;
 import dev.detour.core.selection.ModelPrice;
+import dev.detour.gateway.DatabaseErrors;
 import dev.detour.gateway.SmartStore;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,7 +58,9 @@ public final class MyBatisSmartStore implements SmartStore, AutoCloseable {
                 database.inTransaction(s -> s.getMapper(SmartMapper.class)
                         .upsertResponseBinding(responseId, accountId, expiresAt));
             } catch (RuntimeException e) {
-                log.warn("response binding {} not written: {}", responseId, e.toString());
+                if (!DatabaseErrors.unavailable(e)) { // D-1: an outage is logged once, by DatabaseHealth
+                    log.warn("response binding {} not written: {}", responseId, e.toString());
+                }
             }
         });
     }

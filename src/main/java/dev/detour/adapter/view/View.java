@@ -1,6 +1,7 @@
 package dev.detour.adapter.view;
 
 import dev.detour.adapter.web.ConsoleSessionAuth;
+import dev.detour.adapter.web.DatabaseNotice;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -67,6 +68,8 @@ public final class View {
         variables.put("user", auth.signedInUser(request).orElse(null));
         variables.put("nav", nav.items());
         variables.put("requestPath", requestPath(request));
+        // D-1: the layout's banner while MariaDB does not answer
+        variables.put("databaseUnavailableSince", request.getAttribute(DatabaseNotice.ATTRIBUTE));
         auth.existingCsrfToken(request).ifPresent(token -> {
             variables.put("csrfToken", token);
             variables.put("csrfHeaders", "{\"" + ConsoleSessionAuth.CSRF_HEADER + "\":\"" + token + "\"}");
