@@ -41,6 +41,6 @@ class ConfigErrorsTest {
     }
 
     private static PoolSnapshot.View view(List<Account> accounts, Map<String, KeyEntry> keys) {
-        return new PoolSnapshot.View(1, accounts, Map.of(), Map.of(), Map.of(), keys, Map.of());
+        return new PoolSnapshot.View(1, accounts, Map.of(), Map.of(), Map.of(), keys, Map.of(), Map.of());
     }
 }
