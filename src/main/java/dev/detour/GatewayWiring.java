@@ -44,7 +44,8 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         MyBatisPoolStore poolStore = new MyBatisPoolStore(database, secrets.box());
         PoolSnapshot snapshot = new PoolSnapshot(poolStore);
         PoolRefresher refresher = new PoolRefresher(snapshot);
-        AsyncEventWriter events = new AsyncEventWriter(database, 10_000);
+        // D-2: events go through a journal under the data dir (a slot per running instance)
+        AsyncEventWriter events = new AsyncEventWriter(database, 10_000, config.dataDir().resolve("journal"));
         var upstream = new HttpClient5UpstreamClient(config.connectTimeout(), config.readTimeout());
         Leases leases = new Leases();
         // U-5 runtime settings: applied live (upstream timeouts now; others read settings.current())

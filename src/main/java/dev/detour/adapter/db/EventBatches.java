@@ -10,14 +10,19 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import javax.sql.DataSource;
 
@@ -49,12 +54,46 @@ final class EventBatches {
 
     /** One transaction: the events in order (ids ascend with the batch) and K-2's spend per key. */
     void writeEvents(List<RequestEvent> events) throws SQLException {
+        writeEvents(events, false);
+    }
+
+    /**
+     * As {@link #writeEvents(List)}; with {@code maybeWritten} (D-2: a journal replay, or a retry after a
+     * failure whose commit is unknown) the events already stored are left out first, so neither a row nor
+     * a key's spend is added twice.
+     */
+    void writeEvents(List<RequestEvent> events, boolean maybeWritten) throws SQLException {
         if (!events.isEmpty()) {
             inTransaction(c -> {
-                batch(c, INSERT_EVENT, events, EventBatches::bindEvent);
-                addSpend(c, events);
+                List<RequestEvent> fresh = maybeWritten ? notStored(c, events) : events;
+                batch(c, INSERT_EVENT, fresh, EventBatches::bindEvent);
+                addSpend(c, fresh);
             });
         }
+    }
+
+    /** The events whose request id is not in request_events yet, each id once, in order. */
+    private static List<RequestEvent> notStored(Connection c, List<RequestEvent> events) throws SQLException {
+        Set<String> stored = new HashSet<>();
+        String sql = "SELECT request_id FROM request_events WHERE request_id IN ("
+                + String.join(", ", Collections.nCopies(events.size(), "?")) + ")";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < events.size(); i++) {
+                ps.setString(i + 1, events.get(i).requestId());
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    stored.add(rs.getString(1));
+                }
+            }
+        }
+        List<RequestEvent> fresh = new ArrayList<>(events.size());
+        for (RequestEvent e : events) {
+            if (stored.add(e.requestId())) {
+                fresh.add(e);
+            }
+        }
+        return fresh;
     }
 
     /** One transaction: one UPDATE per account (sums and latest time), one upsert per served model. */

@@ -7,14 +7,19 @@ import dev.detour.gateway.RequestEvent.AttemptRecord;
 import dev.detour.gateway.Usage;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** N-4 and the account touches: every event once and in order, one coalesced touch per account. */
 class AsyncEventWriterIT {
     private static final Instant T0 = Instant.parse("2026-11-29T12:00:00.125Z");
+
+    @TempDir
+    Path journal;
 
     @BeforeEach
     void rows() {
@@ -31,7 +36,7 @@ class AsyncEventWriterIT {
 
     @Test
     void closeWritesEveryEventInOrderWithSpendAndOneSummedTouchPerAccount() {
-        AsyncEventWriter writer = new AsyncEventWriter(TestDatabase.database(), 100);
+        AsyncEventWriter writer = new AsyncEventWriter(TestDatabase.database(), 100, journal);
         writer.touchAccount(1, true, T0.plusSeconds(3), "gpt-x");
         writer.touchAccount(1, false, T0.plusSeconds(2), null);
         writer.touchAccount(1, true, T0.plusSeconds(1), "gpt-x");
