@@ -172,6 +172,11 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         return queue.size();
     }
 
+    /** D-2: newer events are in the journal only (the memory queue filled while the database was away). */
+    public boolean spilled() {
+        return spilled;
+    }
+
     /** The folder this instance journals into. */
     public Path journalDir() {
         return journal.dir();

@@ -1,7 +1,10 @@
 package dev.detour.adapter.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.detour.adapter.journal.EventJournal;
+import dev.detour.adapter.journal.JournalEntry;
 import dev.detour.gateway.RequestEvent;
 import dev.detour.gateway.RequestEvent.AttemptRecord;
 import dev.detour.gateway.Usage;
@@ -60,6 +63,41 @@ class AsyncEventWriterIT {
         assertEquals("[{\"account_id\":1,\"status\":200,\"failure_kind\":null,\"scope\":null,\"duration_ms\":4,"
                 + "\"action\":\"final\"}] 4 2", Rows.column("SELECT CONCAT(attempts_json, ' ', input_tokens, ' ', "
                 + "output_tokens) AS t FROM request_events WHERE request_id LIKE 'req04%'", "t"));
+    }
+
+    /**
+     * D-2/D-5: what a killed run left in its journal slot (req00 finished; req01 started and never finished;
+     * req02 finished and already committed before the kill, its spend with it) is written at the next start:
+     * req00 once, req01 as an interrupted failure, req02 not a second time and its spend not added again.
+     */
+    @Test
+    void aStartAfterACrashWritesTheJournalOnceAndLogsUnfinishedRequestsAsInterrupted() throws Exception {
+        EventJournal killed = EventJournal.open(journal, 1 << 20);
+        killed.append(JournalEntry.Kind.STARTED, interruptedForm(event(0)));
+        killed.append(JournalEntry.Kind.STARTED, interruptedForm(event(1)));
+        killed.append(JournalEntry.Kind.FINISHED, event(0));
+        killed.append(JournalEntry.Kind.STARTED, interruptedForm(event(2)));
+        killed.append(JournalEntry.Kind.FINISHED, event(2));
+        killed.close(false); // the lock goes with the process; the segment stays
+        EventBatches alreadyCommitted = new EventBatches(TestDatabase.database().dataSource());
+        alreadyCommitted.writeEvents(List.of(event(2)));
+
+        AsyncEventWriter restarted = new AsyncEventWriter(TestDatabase.database(), 100, journal);
+        restarted.close();
+
+        assertEquals(List.of("req02 success 200 -", "req00 success 200 -", "req01 failure 0 detour.interrupted"),
+                Rows.strings("SELECT CONCAT(SUBSTRING(request_id, 1, 5), ' ', outcome, ' ', status, ' ', "
+                        + "COALESCE(error_code, '-')) FROM request_events ORDER BY id"));
+        assertEquals(100 + 102, Rows.number("SELECT spent_micros FROM detour_keys WHERE id = 7"));
+        assertEquals(1, restarted.interrupted());
+        assertNull(EventJournal.open(journal, 1 << 20).previousRunEnd(), "a clean stop leaves nothing to replay");
+    }
+
+    /** What the Forwarder journals when a request starts (D-5). */
+    private static RequestEvent interruptedForm(RequestEvent e) {
+        return new RequestEvent(e.requestId(), e.keyId(), e.endpoint(), e.requestedModel(), null, e.stream(), null,
+                null, RequestEvent.Outcome.FAILURE, 0, RequestEvent.INTERRUPTED, null, List.of(), List.of(), Usage.NONE,
+                0, null, 0, e.clientIp(), e.createdAt());
     }
 
     private static RequestEvent event(int i) {
