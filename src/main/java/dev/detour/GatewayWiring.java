@@ -53,6 +53,9 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         // O-2: every event the Forwarder emits is counted on its way to the writer
         Metrics metrics = new Metrics(new Metrics.Gauges(leases::total, new SnapshotCooling(snapshot), events::depth,
                 events::dropped));
+        metrics.gauge("detour_event_journal_spilled", "1 while newer request events wait in the local journal only"
+                + " (the database was away longer than the memory queue lasts); 0 otherwise.",
+                () -> events.spilled() ? 1 : 0); // D-2
         MetricsEventSink countedEvents = new MetricsEventSink(events, metrics);
         StateRecorder stateRecorder = new StateRecorder(poolStore, snapshot);
         // issue 6 smart keys: prices, blocks, spend, response bindings, route stats beside the snapshot

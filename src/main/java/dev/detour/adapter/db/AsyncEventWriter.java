@@ -7,6 +7,7 @@ import dev.detour.adapter.journal.JournalEntry;
 import dev.detour.gateway.EventSink;
 import dev.detour.gateway.RequestEvent;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -58,6 +59,8 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     private final Map<String, RequestEvent> open = new HashMap<>();
     /** Under appendLock: where the events that are only in the journal begin; null while none are. */
     private Position spilledFrom;
+    /** Under appendLock: the last append failed (logged once until one succeeds again). */
+    private boolean journalFailing;
     private final TouchTally touches = new TouchTally();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
@@ -75,6 +78,11 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     /** {@code journalRoot}: {@code <data dir>/journal}; this writer takes a free slot under it. */
     public AsyncEventWriter(Database database, int capacity, Path journalRoot) {
         this.batches = new EventBatches(database.dataSource());
+        try {
+            OwnerOnlyFiles.directory(journalRoot); // the events are the request log; like the database files
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the event journal folder " + journalRoot, e);
+        }
         this.journal = EventJournal.open(journalRoot, SEGMENT_BYTES);
         this.queue = new LinkedBlockingDeque<>(capacity);
         this.thread = new Thread(this::loop, "detour-event-writer");
@@ -126,9 +134,17 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     private boolean append(JournalEntry.Kind kind, RequestEvent event) {
         try {
             journal.append(kind, event);
+            if (journalFailing) {
+                journalFailing = false;
+                log.info("event journal {} takes events again", journal.dir());
+            }
             return true;
         } catch (IOException | RuntimeException e) {
-            log.warn("request {} not journaled: {}", event.requestId(), e.toString());
+            if (!journalFailing) {
+                journalFailing = true; // one line per transition, not one per request
+                log.error("event journal {} does not take events (request {}): {}; until it does, events wait in"
+                        + " memory only", journal.dir(), event.requestId(), e.toString());
+            }
             return false;
         }
     }
