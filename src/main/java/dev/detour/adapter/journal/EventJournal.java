@@ -62,6 +62,7 @@ public final class EventJournal implements AutoCloseable {
     private long segment;
     private long size;
     private volatile boolean dirty;
+    private boolean torn;
 
     private EventJournal(Path dir, FileChannel lockChannel, FileLock lock, long maxSegmentBytes) throws IOException {
         this.dir = dir;
@@ -124,8 +125,24 @@ public final class EventJournal implements AutoCloseable {
         crc.update(payload);
         ByteBuffer record = ByteBuffer.allocate(HEADER + payload.length);
         record.putInt(payload.length).putInt((int) crc.getValue()).put(payload).flip();
-        while (record.hasRemaining()) {
-            size += out.write(record);
+        if (torn) {
+            rotate(); // the last failed append may have left part of a record that truncate could not take back
+            torn = false;
+        }
+        long start = size;
+        try {
+            while (record.hasRemaining()) {
+                size += out.write(record);
+            }
+        } catch (IOException e) {
+            // a half-written record (disk full) would end every later read of this segment: take it back
+            try {
+                out.truncate(start);
+                size = start;
+            } catch (IOException stillFailing) {
+                torn = true;
+            }
+            throw e;
         }
         dirty = true;
         return new Position(segment, size);
