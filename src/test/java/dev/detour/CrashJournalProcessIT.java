@@ -88,8 +88,12 @@ class CrashJournalProcessIT {
 
                 restarted = detour.restart();
                 DetourProcess after = restarted;
-                Gateway.await(() -> countIn(after, answers) == answers.size(),
-                        answers.size() + " answered requests in the request log after the restart");
+                try {
+                    Gateway.await(() -> countIn(after, answers) == answers.size(), "every answered request logged");
+                } catch (AssertionError missing) {
+                    throw new AssertionError(countIn(after, answers) + " of the " + answers.size()
+                            + " answered requests are in the request log after the restart", missing);
+                }
                 assertEquals(answers.size(), after.number("SELECT COUNT(DISTINCT request_id) FROM request_events"
                         + " WHERE request_id IN (" + quoted(answers) + ")"));
                 long interrupted = after.number("SELECT COUNT(*) FROM request_events WHERE error_code = '"
