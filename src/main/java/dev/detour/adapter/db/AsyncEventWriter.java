@@ -77,13 +77,18 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
 
     /** {@code journalRoot}: {@code <data dir>/journal}; this writer takes a free slot under it. */
     public AsyncEventWriter(Database database, int capacity, Path journalRoot) {
+        this(database, capacity, journalRoot, SEGMENT_BYTES);
+    }
+
+    /** With journal segments of {@code segmentBytes} (tests rotate small segments). */
+    AsyncEventWriter(Database database, int capacity, Path journalRoot, long segmentBytes) {
         this.batches = new EventBatches(database.dataSource());
         try {
             OwnerOnlyFiles.directory(journalRoot); // the events are the request log; like the database files
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the event journal folder " + journalRoot, e);
         }
-        this.journal = EventJournal.open(journalRoot, SEGMENT_BYTES);
+        this.journal = EventJournal.open(journalRoot, segmentBytes);
         this.queue = new LinkedBlockingDeque<>(capacity);
         this.thread = new Thread(this::loop, "detour-event-writer");
         this.thread.setDaemon(true);
@@ -416,6 +421,28 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                 return;
             }
             journal.sync();
+        }
+    }
+
+    /**
+     * Tests: stops as a killed process would, writing nothing more and leaving the journal as it is for
+     * the next writer on the same folder (the lock goes, as it goes with a dead process).
+     */
+    void halt() {
+        closeDeadlineNanos = System.nanoTime();
+        running = false;
+        try {
+            thread.join(CLOSE_MILLIS);
+            syncThread.interrupt();
+            syncThread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        appendLock.lock();
+        try {
+            journal.close(false);
+        } finally {
+            appendLock.unlock();
         }
     }
 

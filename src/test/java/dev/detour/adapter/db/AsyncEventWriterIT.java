@@ -8,8 +8,10 @@ import dev.detour.adapter.journal.JournalEntry;
 import dev.detour.gateway.RequestEvent;
 import dev.detour.gateway.RequestEvent.AttemptRecord;
 import dev.detour.gateway.Usage;
+import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -91,6 +93,34 @@ class AsyncEventWriterIT {
         assertEquals(100 + 102, Rows.number("SELECT spent_micros FROM detour_keys WHERE id = 7"));
         assertEquals(1, restarted.interrupted());
         assertNull(EventJournal.open(journal, 1 << 20).previousRunEnd(), "a clean stop leaves nothing to replay");
+    }
+
+    /**
+     * D-5 across segment rotations: a request that stays open while 40 others come and go (their segments
+     * written and deleted, the open request's own first segment among them) is still in the journal when
+     * the process dies, and logged as interrupted at the next start.
+     */
+    @Test
+    void aRequestOpenWhileItsSegmentIsWrittenAndDeletedIsStillLoggedAsInterruptedAfterACrash() throws Exception {
+        AsyncEventWriter killed = new AsyncEventWriter(TestDatabase.database(), 100, journal, 2_000);
+        killed.started(interruptedForm(event(0)));
+        for (int i = 1; i <= 40; i++) {
+            killed.started(interruptedForm(event(i)));
+            killed.emit(event(i));
+        }
+        Gateway.await(() -> killed.written() == 40, "40 finished events written");
+        Path slot = killed.journalDir();
+        Gateway.await(() -> !Files.exists(slot.resolve("events-000000000001.journal")),
+                "the first segment, holding req00's started record, deleted once its events were written");
+        killed.halt();
+
+        AsyncEventWriter restarted = new AsyncEventWriter(TestDatabase.database(), 100, journal);
+        restarted.close();
+
+        assertEquals(41, Rows.number("SELECT COUNT(*) FROM request_events"));
+        assertEquals("failure detour.interrupted", Rows.column("SELECT CONCAT(outcome, ' ', error_code) AS t"
+                + " FROM request_events WHERE request_id LIKE 'req00%'", "t"));
+        assertEquals(1, restarted.interrupted());
     }
 
     /** What the Forwarder journals when a request starts (D-5). */
