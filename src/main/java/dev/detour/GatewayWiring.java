@@ -58,7 +58,8 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
                 () -> poolStore.forgetWriteIds(clock.instant().minus(Duration.ofDays(1))));
         QuickReads quickReads = QuickReads.bounded(health);
         PoolRefresher refresher = new PoolRefresher(snapshot, health);
-        AsyncEventWriter events = new AsyncEventWriter(database, 10_000);
+        // D-2: events go through a journal under the data dir (a slot per running instance)
+        AsyncEventWriter events = new AsyncEventWriter(database, 10_000, config.dataDir().resolve("journal"));
         var upstream = new HttpClient5UpstreamClient(config.connectTimeout(), config.readTimeout());
         Leases leases = new Leases();
         // U-5 runtime settings: applied live (upstream timeouts now; others read settings.current())
@@ -66,6 +67,9 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         // O-2: every event the Forwarder emits is counted on its way to the writer
         Metrics metrics = new Metrics(new Metrics.Gauges(leases::total, new SnapshotCooling(snapshot), events::depth,
                 events::dropped));
+        metrics.gauge("detour_event_journal_spilled", "1 while newer request events wait in the local journal only"
+                + " (the database was away longer than the memory queue lasts); 0 otherwise.",
+                () -> events.spilled() ? 1 : 0); // D-2
         MetricsEventSink countedEvents = new MetricsEventSink(events, metrics);
         ConfigErrors configErrors = new ConfigErrors(); // D-4: one log line per transition, and a gauge
         snapshot.onReload(() -> configErrors.observe(snapshot.view()));

@@ -112,6 +112,7 @@ public final class Forwarder {
     public void forward(ClientCall call, ResponseSink sink) {
         Trace trace = new Trace(call.requestId(), call.key().id(), call.family(), call.peek().model(),
                 call.peek().stream(), call.clientIp(), call.receivedAt(), call.receivedNanos());
+        journalStart(trace); // D-5: logged as interrupted if the process dies before the request ends
         try {
             route(call, trace, sink);
         } catch (RuntimeException e) {
@@ -326,12 +327,13 @@ public final class Forwarder {
         List<Header> headers = new ArrayList<>(HeaderPolicy.toClient(result.headers()));
         headers.add(new Header("x-accel-buffering", "no"));
         sink.begin(result.status(), headers);
+        trace.status = result.status();
+        journalStart(trace); // D-5: a stream cut by the process dying is logged with its account and status
         ResponseIds.Sniffer sniffer = new ResponseIds.Sniffer(sink, call.family());
         StreamRelay.Result relayed = new StreamRelay(result.mask()).relay(result.openStream(), result.body(), sniffer);
         trace.usage = relayed.usage();
         trace.usageMissing = !relayed.usageSeen(); // P-7': the cost of this stream could not be known
         trace.ttftMs = (int) ((relayed.firstWriteNanos() - trace.startNanos) / 1_000_000);
-        trace.status = result.status();
         if (relayed.clientGone()) {
             // P-7: a client cancel is never charged to the account; P-7': the key pays for the usage that came
             chargeKey(call, candidate, trace);
@@ -481,6 +483,10 @@ public final class Forwarder {
         } catch (ResponseSink.ClientGoneException e) {
             finish(trace, Outcome.CANCELLED, trace.errorCode);
         }
+    }
+
+    private void journalStart(Trace trace) {
+        events.started(trace.toEvent(Outcome.FAILURE, RequestEvent.INTERRUPTED, 0));
     }
 
     private void finish(Trace trace, Outcome outcome, String errorCode) {

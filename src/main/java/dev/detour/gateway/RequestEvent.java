@@ -31,6 +31,9 @@ public record RequestEvent(
         Instant createdAt,
         boolean usageMissing) {
 
+    /** D-5: the error code of a request the process died under (logged from the journal at the next start). */
+    public static final String INTERRUPTED = "detour.interrupted";
+
     /** An event whose usage is known, or that has none to know (buffered answers, refusals, model tests). */
     public RequestEvent(String requestId, Long keyId, String endpoint, String requestedModel, String modelKey,
             boolean stream, Long accountId, Long groupId, Outcome outcome, int status, String errorCode,

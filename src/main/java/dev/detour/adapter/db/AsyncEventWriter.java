@@ -1,48 +1,171 @@
 package dev.detour.adapter.db;
 
+import dev.detour.adapter.journal.EventJournal;
+import dev.detour.adapter.journal.EventJournal.Position;
+import dev.detour.adapter.journal.EventJournal.Read;
+import dev.detour.adapter.journal.JournalEntry;
 import dev.detour.gateway.EventSink;
 import dev.detour.gateway.RequestEvent;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Bounded async writer for request events and account usage touches (SPEC §1, N-2, N-4).
- * The request path only enqueues. When the queue is full (sustained database trouble) the
- * oldest event is dropped and counted. {@link #close()} flushes everything still queued.
+ * Request events and account usage touches, written to MariaDB in batches (SPEC §1, N-2, N-4, D-2, D-5).
+ *
+ * <p>A request thread appends its event to the local {@link EventJournal} (one write into the page
+ * cache, no fsync: a sync thread fsyncs every {@value #SYNC_MILLIS} ms for all of them) and hands a
+ * memory copy to the database thread. So a killed process loses nothing the request threads appended;
+ * a power loss can cost the last {@value #SYNC_MILLIS} ms. When the memory queue is full (the database
+ * has been away a while) newer events stay in the journal only ("spilled") and the database thread
+ * reads them back from there, in order, once it has caught up: an outage of any length loses nothing
+ * while the disk has room. Writes are idempotent (unique request id, INSERT IGNORE, spend only for new
+ * rows), so a replay after a crash between the commit and its acknowledgement adds nothing twice.
+ *
+ * <p>D-5: {@link #started} journals, per request, the event to log should the process die before the
+ * request ends; at start-up the database thread replays what the previous run left in this journal
+ * slot and logs each started request without a finished event as that interrupted event.
  */
 public final class AsyncEventWriter implements EventSink, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AsyncEventWriter.class);
     private static final int BATCH = 500;
+    static final long SYNC_MILLIS = 100;
+    private static final long SEGMENT_BYTES = 8L << 20;
+    private static final long RETRY_MILLIS = 500;
+    private static final long CLOSE_MILLIS = 30_000;
+
+    /** An event's memory copy and the journal segment that holds it (segments are deleted once written). */
+    private record Pending(RequestEvent event, long segment) {
+    }
 
     private final EventBatches batches;
-    private final LinkedBlockingDeque<RequestEvent> queue;
+    private final EventJournal journal;
+    private final LinkedBlockingDeque<Pending> queue;
+    private final ReentrantLock appendLock = new ReentrantLock();
+    /** D-5, under appendLock: started and not finished, carried into each new segment at rotation. */
+    private final Map<String, RequestEvent> open = new HashMap<>();
+    /** Under appendLock: where the events that are only in the journal begin; null while none are. */
+    private Position spilledFrom;
+    /** Under appendLock: the last append failed (logged once until one succeeds again). */
+    private boolean journalFailing;
     private final TouchTally touches = new TouchTally();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
+    private final AtomicLong interrupted = new AtomicLong();
     private final Thread thread;
+    private final Thread syncThread;
     private volatile boolean running = true;
+    private volatile long closeDeadlineNanos = Long.MAX_VALUE;
+    private volatile boolean spilled;
+    private boolean databaseAway;
+    /** Until the previous run's segments are replayed, this run deletes only its own. */
+    private boolean previousRunDone;
+    private long awaySinceNanos;
 
-    public AsyncEventWriter(Database database, int capacity) {
+    /** {@code journalRoot}: {@code <data dir>/journal}; this writer takes a free slot under it. */
+    public AsyncEventWriter(Database database, int capacity, Path journalRoot) {
+        this(database, capacity, journalRoot, SEGMENT_BYTES);
+    }
+
+    /** With journal segments of {@code segmentBytes} (tests rotate small segments). */
+    AsyncEventWriter(Database database, int capacity, Path journalRoot, long segmentBytes) {
         this.batches = new EventBatches(database.dataSource());
+        try {
+            OwnerOnlyFiles.directory(journalRoot); // the events are the request log; like the database files
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the event journal folder " + journalRoot, e);
+        }
+        this.journal = EventJournal.open(journalRoot, segmentBytes);
         this.queue = new LinkedBlockingDeque<>(capacity);
         this.thread = new Thread(this::loop, "detour-event-writer");
         this.thread.setDaemon(true);
+        this.syncThread = new Thread(this::syncLoop, "detour-event-journal-sync");
+        this.syncThread.setDaemon(true);
         this.thread.start();
+        this.syncThread.start();
+    }
+
+    @Override
+    public void started(RequestEvent ifInterrupted) {
+        appendLock.lock();
+        try {
+            open.put(ifInterrupted.requestId(), ifInterrupted);
+            append(JournalEntry.Kind.STARTED, ifInterrupted);
+            rotateIfFull();
+        } finally {
+            appendLock.unlock();
+        }
     }
 
     @Override
     public void emit(RequestEvent event) {
-        while (!queue.offerLast(event)) {
-            if (queue.pollFirst() != null) {
-                dropped.incrementAndGet();
+        appendLock.lock();
+        try {
+            open.remove(event.requestId());
+            Position before = journal.end();
+            boolean journaled = append(JournalEntry.Kind.FINISHED, event);
+            if (spilled) {
+                if (!journaled) {
+                    dropped.incrementAndGet(); // neither on disk nor in memory
+                }
+            } else if (!queue.offerLast(new Pending(event, journal.end().segment()))) {
+                if (journaled) {
+                    spilledFrom = before; // this and every later event: journal only, until caught up
+                    spilled = true;
+                } else {
+                    dropped.incrementAndGet();
+                }
             }
+            rotateIfFull();
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /** Under appendLock. False when the journal could not take it (disk full, I/O error): logged, not thrown. */
+    private boolean append(JournalEntry.Kind kind, RequestEvent event) {
+        try {
+            journal.append(kind, event);
+            if (journalFailing) {
+                journalFailing = false;
+                log.info("event journal {} takes events again", journal.dir());
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            if (!journalFailing) {
+                journalFailing = true; // one line per transition, not one per request
+                log.error("event journal {} does not take events (request {}): {}; until it does, events wait in"
+                        + " memory only", journal.dir(), event.requestId(), e.toString());
+            }
+            return false;
+        }
+    }
+
+    /** Under appendLock: a new segment starts with the requests still open, so older ones can go once written. */
+    private void rotateIfFull() {
+        if (!journal.full()) {
+            return;
+        }
+        try {
+            journal.rotate();
+            for (RequestEvent e : open.values()) {
+                journal.append(JournalEntry.Kind.STARTED, e);
+            }
+        } catch (IOException | RuntimeException e) {
+            log.warn("event journal segment not rotated: {}", e.toString());
         }
     }
 
@@ -51,6 +174,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         touches.add(accountId, success, at, modelKey);
     }
 
+    /** Events lost: counted only when neither the journal nor the memory queue could take one. */
     public long dropped() {
         return dropped.get();
     }
@@ -60,46 +184,205 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         return written.get();
     }
 
+    /** D-5: requests a previous run left started and unfinished, logged as interrupted at this start. */
+    public long interrupted() {
+        return interrupted.get();
+    }
+
     public int depth() {
         return queue.size();
     }
 
+    /** D-2: newer events are in the journal only (the memory queue filled while the database was away). */
+    public boolean spilled() {
+        return spilled;
+    }
+
+    /** The folder this instance journals into. */
+    public Path journalDir() {
+        return journal.dir();
+    }
+
     private void loop() {
+        replayPreviousRun();
         List<RequestEvent> batch = new ArrayList<>(BATCH);
-        while (running || !queue.isEmpty()) {
+        List<Pending> taken = new ArrayList<>(BATCH);
+        while (running || !queue.isEmpty() || spilled) {
+            if (pastDeadline()) {
+                return;
+            }
             try {
-                RequestEvent first = queue.pollFirst(200, TimeUnit.MILLISECONDS);
+                Pending first = queue.pollFirst(200, TimeUnit.MILLISECONDS);
                 if (first != null) {
-                    batch.add(first);
-                    queue.drainTo(batch, BATCH - 1);
+                    taken.add(first);
+                    queue.drainTo(taken, BATCH - 1);
+                    taken.forEach(p -> batch.add(p.event()));
+                    if (!writeReliably(batch, false)) {
+                        return;
+                    }
+                    release(taken.get(taken.size() - 1).segment());
+                    taken.clear();
+                    batch.clear();
+                } else if (spilled) {
+                    if (!replaySpilled()) {
+                        return;
+                    }
+                } else {
+                    writeReliably(batch, false); // touches only
                 }
-                flush(batch);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                running = false;
+                return;
             }
         }
-        flush(batch);
     }
 
     /**
-     * Writes one batch, then the touches. Touches are drained first: a request touches its account
-     * before it emits its event, so a counted event always has its touch written. A failed batch goes
-     * back to the head of the queue (oldest first) after a pause; failed touches are dropped (logged).
+     * D-2/D-5: what an earlier run left in this slot, in journal order; then its started requests with no
+     * finished event, as their interrupted events; then its segments are deleted.
      */
-    private void flush(List<RequestEvent> batch) {
-        touches.drain();
-        try {
-            batches.writeEvents(batch);
-        } catch (SQLException | RuntimeException e) {
-            log.warn("request events not written yet ({} queued): {}", queue.size() + batch.size(), e.toString());
-            requeue(batch);
-            pause();
+    private void replayPreviousRun() {
+        Position until = journal.previousRunEnd();
+        if (until == null) {
+            previousRunDone = true;
             return;
         }
-        writeTouches();
-        written.addAndGet(batch.size());
-        batch.clear();
+        Map<String, RequestEvent> unfinished = new LinkedHashMap<>();
+        long replayed = 0;
+        try {
+            Position from = new Position(journal.segments().get(0), 0);
+            while (true) {
+                List<Read> reads = journal.read(from, until, BATCH);
+                List<RequestEvent> finished = new ArrayList<>(reads.size());
+                for (Read r : reads) {
+                    RequestEvent e = r.entry().event();
+                    if (r.entry().kind() == JournalEntry.Kind.STARTED) {
+                        unfinished.put(e.requestId(), e);
+                    } else {
+                        unfinished.remove(e.requestId());
+                        finished.add(e);
+                    }
+                }
+                if (!writeReliably(finished, true)) {
+                    return;
+                }
+                replayed += finished.size();
+                if (reads.size() < BATCH) {
+                    break;
+                }
+                from = reads.get(reads.size() - 1).after();
+                journal.deleteBefore(from.segment(), 0); // the open ones were carried into this segment
+            }
+            List<RequestEvent> cut = new ArrayList<>(unfinished.values());
+            for (int i = 0; i < cut.size(); i += BATCH) {
+                if (!writeReliably(new ArrayList<>(cut.subList(i, Math.min(cut.size(), i + BATCH))), true)) {
+                    return;
+                }
+            }
+            interrupted.addAndGet(cut.size());
+            journal.deleteBefore(journal.runStart().segment(), 0);
+            previousRunDone = true;
+            log.info("event journal replayed: {} request events of the previous run, {} requests it left unfinished"
+                    + " logged as {}", replayed, cut.size(), RequestEvent.INTERRUPTED);
+        } catch (IOException e) {
+            log.error("event journal of the previous run not readable (kept in {}): {}", journal.dir(), e.toString());
+        }
+    }
+
+    /** The events that went to the journal only, read back in order until the memory queue can take over. */
+    private boolean replaySpilled() {
+        Position from;
+        Position until;
+        appendLock.lock();
+        try {
+            from = spilledFrom;
+            until = journal.end();
+        } finally {
+            appendLock.unlock();
+        }
+        try {
+            while (true) {
+                List<Read> reads = journal.read(from, until, BATCH);
+                List<RequestEvent> finished = new ArrayList<>(reads.size());
+                for (Read r : reads) {
+                    if (r.entry().kind() == JournalEntry.Kind.FINISHED) {
+                        finished.add(r.entry().event());
+                    }
+                }
+                if (!writeReliably(finished, false)) {
+                    return false;
+                }
+                if (reads.size() == BATCH) {
+                    from = reads.get(reads.size() - 1).after();
+                    release(from.segment());
+                    continue;
+                }
+                appendLock.lock();
+                try {
+                    if (journal.end().equals(until)) {
+                        spilledFrom = null;
+                        spilled = false; // later events go to the memory queue again
+                        release(until.segment());
+                        return true;
+                    }
+                    from = until;
+                    until = journal.end();
+                } finally {
+                    appendLock.unlock();
+                }
+            }
+        } catch (IOException e) {
+            log.error("spilled request events not readable from {}: {}", journal.dir(), e.toString());
+            pause();
+            return true;
+        }
+    }
+
+    /**
+     * Writes one batch and then the touches, retrying while the database is away (one log line when it
+     * goes, one when it is back). A request touches its account before it emits its event, so touches
+     * are drained first and a counted event always has its touch written. {@code maybeWritten}: the
+     * batch may already be in the database (a replay, or a retry after a failure whose commit is unknown).
+     * False only when {@link #close()}'s deadline passed first (the events stay in the journal).
+     */
+    private boolean writeReliably(List<RequestEvent> batch, boolean maybeWritten) {
+        boolean retry = maybeWritten;
+        while (true) {
+            touches.drain();
+            try {
+                batches.writeEvents(batch, retry);
+                if (!batch.isEmpty()) {
+                    backAgain(); // an empty batch does not ask the database anything
+                }
+                writeTouches();
+                written.addAndGet(batch.size());
+                return true;
+            } catch (SQLException | RuntimeException e) {
+                away(batch.size(), e);
+                retry = true;
+            }
+            if (pastDeadline()) {
+                return false;
+            }
+            pause();
+        }
+    }
+
+    private void away(int batchSize, Exception e) {
+        if (!databaseAway) {
+            databaseAway = true;
+            awaySinceNanos = System.nanoTime();
+            log.warn("request events not written: the database did not take them ({}); they wait in the journal {}"
+                    + " and are written when it answers again", e.toString(), journal.dir());
+        }
+    }
+
+    private void backAgain() {
+        if (databaseAway) {
+            databaseAway = false;
+            log.info("request events written again after {} s without the database",
+                    TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - awaySinceNanos));
+        }
     }
 
     private void writeTouches() {
@@ -112,32 +395,86 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         }
     }
 
-    private void requeue(List<RequestEvent> batch) {
-        for (int i = batch.size() - 1; i >= 0; i--) {
-            if (!queue.offerFirst(batch.get(i))) {
-                dropped.incrementAndGet();
-            }
-        }
-        batch.clear();
+    /** Deletes the segments before {@code segment}: every finished event in them is in the database. */
+    private void release(long segment) {
+        journal.deleteBefore(segment, previousRunDone ? 0 : journal.runStart().segment());
+    }
+
+    private boolean pastDeadline() {
+        return !running && System.nanoTime() - closeDeadlineNanos > 0;
     }
 
     private void pause() {
         try {
-            Thread.sleep(500);
+            Thread.sleep(RETRY_MILLIS); // back-off while the database is away; never on a request thread
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             running = false;
         }
     }
 
-    /** Stops accepting the wait, writes everything still queued, then returns (O-5). */
-    @Override
-    public void close() {
+    private void syncLoop() {
+        while (running) {
+            try {
+                Thread.sleep(SYNC_MILLIS); // D-2 group commit: one fsync for every append of the interval
+            } catch (InterruptedException e) {
+                return;
+            }
+            journal.sync();
+        }
+    }
+
+    /**
+     * Tests: stops as a killed process would, writing nothing more and leaving the journal as it is for
+     * the next writer on the same folder (the lock goes, as it goes with a dead process).
+     */
+    void halt() {
+        closeDeadlineNanos = System.nanoTime();
         running = false;
         try {
-            thread.join(30_000);
+            thread.join(CLOSE_MILLIS);
+            syncThread.interrupt();
+            syncThread.join(5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        appendLock.lock();
+        try {
+            journal.close(false);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Writes everything still queued or spilled (O-5), waiting at most 30 s for the database; whatever it
+     * could not write stays in the journal for the next start. A journal with nothing left to write and no
+     * request still open is deleted.
+     */
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        closeDeadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_MILLIS);
+        running = false;
+        try {
+            thread.join(CLOSE_MILLIS + 5_000);
+            syncThread.interrupt();
+            syncThread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        appendLock.lock();
+        try {
+            boolean drained = !thread.isAlive() && queue.isEmpty() && !spilled && open.isEmpty();
+            if (!drained) {
+                log.warn("request events left in the journal for the next start: {} queued, spilled {},"
+                        + " {} requests still open", queue.size(), spilled, open.size());
+            }
+            journal.close(drained);
+        } finally {
+            appendLock.unlock();
         }
     }
 }

@@ -16,7 +16,9 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -56,24 +58,30 @@ final class EventBatches {
      * is skipped by INSERT IGNORE and adds no spend, so a key's spend is never counted twice.
      */
     void writeEvents(List<RequestEvent> events) throws SQLException {
+        writeEvents(events, true);
+    }
+
+    /**
+     * As {@link #writeEvents(List)}; with {@code maybeWritten} (D-2: a journal replay, or a retry after a
+     * failure whose commit is unknown) the events already stored are left out first, so neither a row nor
+     * a key's spend is added twice.
+     */
+    void writeEvents(List<RequestEvent> events, boolean maybeWritten) throws SQLException {
         if (!events.isEmpty()) {
             inTransaction(c -> {
-                Set<String> stored = storedIds(c, events);
-                batch(c, INSERT_EVENT, events, EventBatches::bindEvent);
-                addSpend(c, stored.isEmpty() ? events
-                        : events.stream().filter(e -> !stored.contains(e.requestId())).toList());
+                List<RequestEvent> fresh = maybeWritten ? notStored(c, events) : events;
+                batch(c, INSERT_EVENT, fresh, EventBatches::bindEvent);
+                addSpend(c, fresh);
             });
         }
     }
 
-    /** The request ids of this batch the table holds already (none, unless the batch is a retry). */
-    private static Set<String> storedIds(Connection c, List<RequestEvent> events) throws SQLException {
+    /** The events whose request id is not in request_events yet, each id once, in order. */
+    private static List<RequestEvent> notStored(Connection c, List<RequestEvent> events) throws SQLException {
         Set<String> stored = new HashSet<>();
-        StringBuilder sql = new StringBuilder("SELECT request_id FROM request_events WHERE request_id IN (");
-        for (int i = 0; i < events.size(); i++) {
-            sql.append(i == 0 ? "?" : ", ?");
-        }
-        try (PreparedStatement ps = c.prepareStatement(sql.append(')').toString())) {
+        String sql = "SELECT request_id FROM request_events WHERE request_id IN ("
+                + String.join(", ", Collections.nCopies(events.size(), "?")) + ")";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < events.size(); i++) {
                 ps.setString(i + 1, events.get(i).requestId());
             }
@@ -83,7 +91,13 @@ final class EventBatches {
                 }
             }
         }
-        return stored;
+        List<RequestEvent> fresh = new ArrayList<>(events.size());
+        for (RequestEvent e : events) {
+            if (stored.add(e.requestId())) {
+                fresh.add(e);
+            }
+        }
+        return fresh;
     }
 
     /** One transaction: one UPDATE per account (sums and latest time), one upsert per served model. */

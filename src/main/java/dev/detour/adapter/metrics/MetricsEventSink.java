@@ -28,6 +28,11 @@ public final class MetricsEventSink implements EventSink {
     }
 
     @Override
+    public void started(RequestEvent ifInterrupted) {
+        next.started(ifInterrupted); // counted when it ends, not now
+    }
+
+    @Override
     public void touchAccount(long accountId, boolean success, Instant at, String modelKey) {
         next.touchAccount(accountId, success, at, modelKey);
     }

@@ -1,20 +1,30 @@
 package dev.detour.adapter.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.detour.adapter.journal.EventJournal;
+import dev.detour.adapter.journal.JournalEntry;
 import dev.detour.gateway.RequestEvent;
 import dev.detour.gateway.RequestEvent.AttemptRecord;
 import dev.detour.gateway.Usage;
+import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** N-4 and the account touches: every event once and in order, one coalesced touch per account. */
 class AsyncEventWriterIT {
     private static final Instant T0 = Instant.parse("2026-11-29T12:00:00.125Z");
+
+    @TempDir
+    Path journal;
 
     @BeforeEach
     void rows() {
@@ -31,7 +41,7 @@ class AsyncEventWriterIT {
 
     @Test
     void closeWritesEveryEventInOrderWithSpendAndOneSummedTouchPerAccount() {
-        AsyncEventWriter writer = new AsyncEventWriter(TestDatabase.database(), 100);
+        AsyncEventWriter writer = new AsyncEventWriter(TestDatabase.database(), 100, journal);
         writer.touchAccount(1, true, T0.plusSeconds(3), "gpt-x");
         writer.touchAccount(1, false, T0.plusSeconds(2), null);
         writer.touchAccount(1, true, T0.plusSeconds(1), "gpt-x");
@@ -55,6 +65,69 @@ class AsyncEventWriterIT {
         assertEquals("[{\"account_id\":1,\"status\":200,\"failure_kind\":null,\"scope\":null,\"duration_ms\":4,"
                 + "\"action\":\"final\"}] 4 2", Rows.column("SELECT CONCAT(attempts_json, ' ', input_tokens, ' ', "
                 + "output_tokens) AS t FROM request_events WHERE request_id LIKE 'req04%'", "t"));
+    }
+
+    /**
+     * D-2/D-5: what a killed run left in its journal slot (req00 finished; req01 started and never finished;
+     * req02 finished and already committed before the kill, its spend with it) is written at the next start:
+     * req00 once, req01 as an interrupted failure, req02 not a second time and its spend not added again.
+     */
+    @Test
+    void aStartAfterACrashWritesTheJournalOnceAndLogsUnfinishedRequestsAsInterrupted() throws Exception {
+        EventJournal killed = EventJournal.open(journal, 1 << 20);
+        killed.append(JournalEntry.Kind.STARTED, interruptedForm(event(0)));
+        killed.append(JournalEntry.Kind.STARTED, interruptedForm(event(1)));
+        killed.append(JournalEntry.Kind.FINISHED, event(0));
+        killed.append(JournalEntry.Kind.STARTED, interruptedForm(event(2)));
+        killed.append(JournalEntry.Kind.FINISHED, event(2));
+        killed.close(false); // the lock goes with the process; the segment stays
+        EventBatches alreadyCommitted = new EventBatches(TestDatabase.database().dataSource());
+        alreadyCommitted.writeEvents(List.of(event(2)));
+
+        AsyncEventWriter restarted = new AsyncEventWriter(TestDatabase.database(), 100, journal);
+        restarted.close();
+
+        assertEquals(List.of("req02 success 200 -", "req00 success 200 -", "req01 failure 0 detour.interrupted"),
+                Rows.strings("SELECT CONCAT(SUBSTRING(request_id, 1, 5), ' ', outcome, ' ', status, ' ', "
+                        + "COALESCE(error_code, '-')) FROM request_events ORDER BY id"));
+        assertEquals(100 + 102, Rows.number("SELECT spent_micros FROM detour_keys WHERE id = 7"));
+        assertEquals(1, restarted.interrupted());
+        assertNull(EventJournal.open(journal, 1 << 20).previousRunEnd(), "a clean stop leaves nothing to replay");
+    }
+
+    /**
+     * D-5 across segment rotations: a request that stays open while 40 others come and go (their segments
+     * written and deleted, the open request's own first segment among them) is still in the journal when
+     * the process dies, and logged as interrupted at the next start.
+     */
+    @Test
+    void aRequestOpenWhileItsSegmentIsWrittenAndDeletedIsStillLoggedAsInterruptedAfterACrash() throws Exception {
+        AsyncEventWriter killed = new AsyncEventWriter(TestDatabase.database(), 100, journal, 2_000);
+        killed.started(interruptedForm(event(0)));
+        for (int i = 1; i <= 40; i++) {
+            killed.started(interruptedForm(event(i)));
+            killed.emit(event(i));
+        }
+        Gateway.await(() -> killed.written() == 40, "40 finished events written");
+        Path slot = killed.journalDir();
+        Gateway.await(() -> !Files.exists(slot.resolve("events-000000000001.journal")),
+                "the first segment, holding req00's started record, deleted once its events were written");
+        killed.halt();
+
+        AsyncEventWriter restarted = new AsyncEventWriter(TestDatabase.database(), 100, journal);
+        restarted.close();
+
+        assertEquals(41, Rows.number("SELECT COUNT(*) FROM request_events"));
+        assertEquals("failure detour.interrupted", Rows.column("SELECT CONCAT(outcome, ' ', error_code) AS t"
+                + " FROM request_events WHERE request_id LIKE 'req00%'", "t"));
+        assertEquals(1, restarted.interrupted());
+    }
+
+    /** What the Forwarder journals when a request starts (D-5). */
+    private static RequestEvent interruptedForm(RequestEvent e) {
+        return new RequestEvent(e.requestId(), e.keyId(), e.endpoint(), e.requestedModel(), null, e.stream(), null,
+                null, RequestEvent.Outcome.FAILURE, 0, RequestEvent.INTERRUPTED, null, List.of(), List.of(), Usage.NONE,
+                0, null, 0, e.clientIp(), e.createdAt());
     }
 
     private static RequestEvent event(int i) {

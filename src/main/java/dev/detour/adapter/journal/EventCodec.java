@@ -1,0 +1,162 @@
+package dev.detour.adapter.journal;
+
+import dev.detour.gateway.RequestEvent;
+import dev.detour.gateway.RequestEvent.AttemptRecord;
+import dev.detour.gateway.RequestEvent.Outcome;
+import dev.detour.gateway.RequestEvent.RejectionRecord;
+import dev.detour.gateway.Usage;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@link RequestEvent} as journal bytes: fixed field order, a version byte first. Binary rather than
+ * JSON because request threads encode it (D-2: the append happens before the request goes on), and
+ * Jackson's reflective path was measurable per request (docs/performance.md).
+ */
+final class EventCodec {
+    private static final int VERSION = 1;
+    private static final Outcome[] OUTCOMES = Outcome.values();
+    private static final int MAX_CHARS = 16_000;
+
+    private EventCodec() {
+    }
+
+    static byte[] encode(JournalEntry.Kind kind, RequestEvent e) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeByte(kind.ordinal());
+            out.writeUTF(clip(e.requestId()));
+            nullableLong(out, e.keyId());
+            out.writeUTF(clip(e.endpoint()));
+            nullableString(out, e.requestedModel());
+            nullableString(out, e.modelKey());
+            out.writeBoolean(e.stream());
+            nullableLong(out, e.accountId());
+            nullableLong(out, e.groupId());
+            out.writeByte(e.outcome().ordinal());
+            out.writeInt(e.status());
+            nullableString(out, e.errorCode());
+            nullableString(out, e.reasonCode());
+            out.writeShort(e.attempts().size());
+            for (AttemptRecord a : e.attempts()) {
+                out.writeLong(a.accountId());
+                out.writeInt(a.status() == null ? Integer.MIN_VALUE : a.status());
+                nullableString(out, a.failureKind());
+                nullableString(out, a.scope());
+                out.writeLong(a.durationMs());
+                out.writeUTF(clip(a.action()));
+            }
+            out.writeShort(e.rejections().size());
+            for (RejectionRecord r : e.rejections()) {
+                out.writeLong(r.accountId());
+                out.writeUTF(clip(r.reason()));
+            }
+            Usage u = e.usage();
+            out.writeLong(u.inputTokens());
+            out.writeLong(u.outputTokens());
+            out.writeLong(u.cacheReadTokens());
+            out.writeLong(u.cacheWriteTokens());
+            out.writeLong(e.costMicros());
+            out.writeInt(e.ttftMs() == null ? Integer.MIN_VALUE : e.ttftMs());
+            out.writeInt(e.latencyMs());
+            nullableString(out, e.clientIp());
+            out.writeLong(e.createdAt().getEpochSecond());
+            out.writeInt(e.createdAt().getNano());
+            out.writeBoolean(e.usageMissing());
+        } catch (IOException impossible) {
+            throw new UncheckedIOException(impossible); // a byte array does not fail
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Throws {@link IOException} for bytes this codec did not write (the caller treats them as corrupt). */
+    static JournalEntry decode(byte[] payload) throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload));
+        int version = in.readUnsignedByte();
+        if (version != VERSION) {
+            throw new IOException("unknown journal record version " + version);
+        }
+        int kind = in.readUnsignedByte();
+        if (kind >= JournalEntry.Kind.values().length) {
+            throw new IOException("unknown journal record kind " + kind);
+        }
+        String requestId = in.readUTF();
+        Long keyId = nullableLong(in);
+        String endpoint = in.readUTF();
+        String requestedModel = nullableString(in);
+        String modelKey = nullableString(in);
+        boolean stream = in.readBoolean();
+        Long accountId = nullableLong(in);
+        Long groupId = nullableLong(in);
+        int outcome = in.readUnsignedByte();
+        if (outcome >= OUTCOMES.length) {
+            throw new IOException("unknown outcome " + outcome);
+        }
+        int status = in.readInt();
+        String errorCode = nullableString(in);
+        String reasonCode = nullableString(in);
+        int attemptCount = in.readUnsignedShort();
+        List<AttemptRecord> attempts = new ArrayList<>(attemptCount);
+        for (int i = 0; i < attemptCount; i++) {
+            long account = in.readLong();
+            int attemptStatus = in.readInt();
+            attempts.add(new AttemptRecord(account, attemptStatus == Integer.MIN_VALUE ? null : attemptStatus,
+                    nullableString(in), nullableString(in), in.readLong(), in.readUTF()));
+        }
+        int rejectionCount = in.readUnsignedShort();
+        List<RejectionRecord> rejections = new ArrayList<>(rejectionCount);
+        for (int i = 0; i < rejectionCount; i++) {
+            rejections.add(new RejectionRecord(in.readLong(), in.readUTF()));
+        }
+        Usage usage = new Usage(in.readLong(), in.readLong(), in.readLong(), in.readLong());
+        long cost = in.readLong();
+        int ttft = in.readInt();
+        int latency = in.readInt();
+        String clientIp = nullableString(in);
+        Instant createdAt = Instant.ofEpochSecond(in.readLong(), in.readInt());
+        boolean usageMissing = in.readBoolean();
+        if (in.available() != 0) {
+            throw new IOException("trailing bytes in a journal record");
+        }
+        RequestEvent event = new RequestEvent(requestId, keyId, endpoint, requestedModel, modelKey, stream, accountId,
+                groupId, OUTCOMES[outcome], status, errorCode, reasonCode, List.copyOf(attempts),
+                List.copyOf(rejections), usage, cost, ttft == Integer.MIN_VALUE ? null : ttft, latency, clientIp,
+                createdAt, usageMissing);
+        return new JournalEntry(JournalEntry.Kind.values()[kind], event);
+    }
+
+    private static void nullableString(DataOutputStream out, String value) throws IOException {
+        out.writeBoolean(value != null);
+        if (value != null) {
+            out.writeUTF(clip(value));
+        }
+    }
+
+    /** writeUTF holds at most 65,535 bytes (3 per char at worst); the columns are far shorter anyway. */
+    private static String clip(String value) {
+        return value.length() <= MAX_CHARS ? value : value.substring(0, MAX_CHARS);
+    }
+
+    private static String nullableString(DataInputStream in) throws IOException {
+        return in.readBoolean() ? in.readUTF() : null;
+    }
+
+    private static void nullableLong(DataOutputStream out, Long value) throws IOException {
+        out.writeBoolean(value != null);
+        if (value != null) {
+            out.writeLong(value);
+        }
+    }
+
+    private static Long nullableLong(DataInputStream in) throws IOException {
+        return in.readBoolean() ? in.readLong() : null;
+    }
+}

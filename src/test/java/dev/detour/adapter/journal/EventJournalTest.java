@@ -1,0 +1,170 @@
+package dev.detour.adapter.journal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.detour.adapter.journal.EventJournal.Position;
+import dev.detour.adapter.journal.EventJournal.Read;
+import dev.detour.adapter.journal.JournalEntry.Kind;
+import dev.detour.gateway.RequestEvent;
+import dev.detour.gateway.RequestEvent.AttemptRecord;
+import dev.detour.gateway.RequestEvent.RejectionRecord;
+import dev.detour.gateway.Usage;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** D-2: the journal's own promises, on real files in a temporary folder (no database, no HTTP). */
+class EventJournalTest {
+    private static final Instant T0 = Instant.parse("2026-12-01T12:00:00.123456789Z");
+
+    @TempDir
+    Path root;
+
+    @Test
+    void recordsReadBackInAppendOrderWithTheirKindAndEveryField() throws IOException {
+        EventJournal journal = EventJournal.open(root, 1 << 20);
+        List<JournalEntry> written = List.of(new JournalEntry(Kind.STARTED, event(1, null)),
+                new JournalEntry(Kind.FINISHED, event(1, "stream.truncated")),
+                new JournalEntry(Kind.FINISHED, bare(2)));
+        for (JournalEntry e : written) {
+            journal.append(e.kind(), e.event());
+        }
+
+        assertEquals(written, entries(journal.read(journal.runStart(), journal.end(), 100)));
+    }
+
+    @Test
+    void aRestartInTheSameSlotFindsWhatThePreviousRunLeftAndWritesAfterIt() throws IOException {
+        EventJournal first = EventJournal.open(root, 1 << 20);
+        first.append(Kind.FINISHED, bare(1));
+        first.close(false);
+
+        EventJournal second = EventJournal.open(root, 1 << 20);
+        second.append(Kind.FINISHED, bare(2));
+
+        assertEquals(first.dir(), second.dir());
+        assertEquals(List.of("r01"), ids(second.read(new Position(1, 0), second.previousRunEnd(), 100)));
+        assertEquals(List.of("r02"), ids(second.read(second.runStart(), second.end(), 100)));
+    }
+
+    @Test
+    void aCleanCloseLeavesNothingToReplay() throws IOException {
+        EventJournal first = EventJournal.open(root, 1 << 20);
+        first.append(Kind.FINISHED, bare(1));
+        first.close(true);
+
+        assertNull(EventJournal.open(root, 1 << 20).previousRunEnd());
+    }
+
+    @Test
+    void aSecondLiveInstanceTakesItsOwnSlot() {
+        EventJournal first = EventJournal.open(root, 1 << 20);
+        EventJournal second = EventJournal.open(root, 1 << 20);
+
+        assertNotEquals(first.dir(), second.dir());
+    }
+
+    @Test
+    void aRecordCutShortByACrashIsSkippedAndEverythingBeforeItKept() throws IOException {
+        EventJournal crashed = EventJournal.open(root, 1 << 20);
+        crashed.append(Kind.FINISHED, bare(1));
+        crashed.append(Kind.FINISHED, bare(2));
+        Position whole = crashed.end();
+        crashed.append(Kind.FINISHED, bare(3));
+        crashed.close(false);
+        Path segment = crashed.dir().resolve("events-000000000001.journal");
+        try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw")) {
+            file.setLength(whole.offset() + 11); // the third record's header and a few bytes of it
+        }
+
+        EventJournal restarted = EventJournal.open(root, 1 << 20);
+
+        assertEquals(List.of("r01", "r02"), ids(restarted.read(new Position(1, 0), restarted.previousRunEnd(), 100)));
+    }
+
+    @Test
+    void aRecordWithDamagedBytesFailsItsChecksumAndEndsTheSegment() throws IOException {
+        EventJournal crashed = EventJournal.open(root, 1 << 20);
+        crashed.append(Kind.FINISHED, bare(1));
+        Position first = crashed.end();
+        crashed.append(Kind.FINISHED, bare(2));
+        crashed.close(false);
+        Path segment = crashed.dir().resolve("events-000000000001.journal");
+        byte[] bytes = Files.readAllBytes(segment);
+        bytes[(int) first.offset() + 12] ^= 0x5a; // inside the second record's payload
+        Files.write(segment, bytes);
+
+        EventJournal restarted = EventJournal.open(root, 1 << 20);
+
+        assertEquals(List.of("r01"), ids(restarted.read(new Position(1, 0), restarted.previousRunEnd(), 100)));
+    }
+
+    @Test
+    void readsCrossRotatedSegmentsInOrderAndResumeAfterTheLastRecordRead() throws IOException {
+        EventJournal journal = EventJournal.open(root, 300);
+        for (int i = 1; i <= 9; i++) {
+            journal.append(Kind.FINISHED, bare(i));
+            if (journal.full()) {
+                journal.rotate();
+            }
+        }
+        assertEquals(true, journal.segments().size() > 2);
+
+        List<String> ids = new ArrayList<>();
+        Position from = journal.runStart();
+        while (true) {
+            List<Read> reads = journal.read(from, journal.end(), 2);
+            ids.addAll(ids(reads));
+            if (reads.size() < 2) {
+                break;
+            }
+            from = reads.get(reads.size() - 1).after();
+        }
+        assertEquals(List.of("r01", "r02", "r03", "r04", "r05", "r06", "r07", "r08", "r09"), ids);
+    }
+
+    @Test
+    void deletingBeforeASegmentKeepsThatSegmentAndTheOneBeingWritten() throws IOException {
+        EventJournal journal = EventJournal.open(root, 1);
+        for (int i = 1; i <= 4; i++) {
+            journal.append(Kind.FINISHED, bare(i));
+            journal.rotate();
+        }
+        journal.deleteBefore(3, 0);
+
+        assertEquals(List.of(3L, 4L, 5L), journal.segments());
+    }
+
+    private static List<JournalEntry> entries(List<Read> reads) {
+        return reads.stream().map(Read::entry).toList();
+    }
+
+    private static List<String> ids(List<Read> reads) {
+        return reads.stream().map(r -> r.entry().event().requestId()).toList();
+    }
+
+    /** Every field set, nulls where the schema allows them. */
+    private static RequestEvent event(int i, String errorCode) {
+        return new RequestEvent(String.format("r%02d", i), 7L, "messages", "claude-x", "claude-x@a", true, 3L, 1L,
+                RequestEvent.Outcome.FAILURE, 200, errorCode, "switched_after_failure",
+                List.of(new AttemptRecord(2, null, "transport", "account", 12, "switch"),
+                        new AttemptRecord(3, 200, null, null, 40, "final")),
+                List.of(new RejectionRecord(4, "rejected_cooling")), new Usage(10, 20, 30, 40), 1234, 56, 789,
+                "10.0.0.1", T0, true);
+    }
+
+    /** The fewest fields: no key, model, account or client address. */
+    private static RequestEvent bare(int i) {
+        return new RequestEvent(String.format("r%02d", i), null, "unknown", null, null, false, null, null,
+                RequestEvent.Outcome.CLIENT_ERROR, 400, null, null, List.of(), List.of(), Usage.NONE, 0, null, 0, null,
+                T0.plusSeconds(i));
+    }
+}
