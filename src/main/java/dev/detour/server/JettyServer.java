@@ -4,6 +4,10 @@ import dev.detour.config.ClientLimits;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import jakarta.servlet.SessionTrackingMode;
 import jakarta.servlet.http.HttpServlet;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -17,6 +21,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.VirtualThreads;
+import org.eclipse.jetty.util.component.Graceful;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /** Builds an unstarted Jetty server from path-spec → servlet routes; tests start it on port 0. */
@@ -107,6 +112,28 @@ public final class JettyServer {
         sessions.setSameSite(HttpCookie.SameSite.LAX);
         sessions.setSecureRequestOnly(true);
         sessions.setMaxInactiveInterval((int) Duration.ofHours(12).toSeconds());
+    }
+
+    /**
+     * D-3 (O-5): stops accepting (the connector's listening socket closes) and waits up to {@code grace} for
+     * the requests and streams in flight to finish; the server keeps serving them. Calling it again waits
+     * on the same drain.
+     *
+     * @return true when nothing is in flight any more
+     */
+    public static boolean drain(Server server, Duration grace) {
+        CompletableFuture<Void> drained = Graceful.shutdown(server);
+        try {
+            drained.get(Math.max(1, grace.toMillis()), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     public static int port(Server server) {
