@@ -129,13 +129,16 @@ class ShutdownProcessIT {
     }
 
     @Test
-    void aStreamStillOpenWhenTheGraceEndsReachesItsClientBrokenAndIsInTheLogAfterTheRestart() throws Exception {
+    void requestsStillOpenWhenTheGraceEndsReachTheirClientsAsFailuresAreLoggedAndCoolNoAccount() throws Exception {
         DetourProcess detour = start("d3-grace", Map.of("DETOUR_SHUTDOWN_GRACE_SECONDS", "2"));
         String key = pool(detour);
-        upstream.handler(r -> Reply.stallAfterFirstFrame(Bodies.chatStream("first", " never-sent"))); // never released
+        // never released: the upstream would answer long after the grace
+        upstream.handler(r -> r.wantsStream() ? Reply.stallAfterFirstFrame(Bodies.chatStream("first", " never-sent"))
+                : Reply.stallBeforeHeaders());
         Future<String> stream = clients.submit(() -> post(detour, key, STREAM_BODY));
-        upstream.awaitRequests(1);
         assertTrue(firstFrames.await(60, TimeUnit.SECONDS), "the stream is open at the client");
+        Future<String> buffered = clients.submit(() -> post(detour, key, BUFFERED_BODY));
+        upstream.awaitRequests(2);
 
         long signalled = System.nanoTime();
         detour.sigterm();
@@ -147,14 +150,25 @@ class ShutdownProcessIT {
         assertTrue(got.startsWith("200 ") && got.contains("\"role\":\"assistant\""), "the stream had begun: " + got);
         assertFalse(got.contains("first") || got.contains("[DONE]"), "no more frames, no terminal marker: " + got);
         assertTrue(got.endsWith("BROKEN"), "the client sees the body broken off: " + got);
+        String answer = buffered.get(30, TimeUnit.SECONDS);
+        assertTrue(answer.startsWith("502 ") && answer.contains("route_pool.all_failed"),
+                "the buffered request is answered as a failure: " + answer);
         assertEquals(List.of(), afterSignal(detour).stream().filter(l -> TROUBLE.matcher(l).find())
                 .filter(l -> !l.contains("dev.detour.App - requests still in flight after the shutdown grace")).toList(),
                 "besides the grace warning, no error or warning line while stopping");
+        assertTrue(afterSignal(detour).stream().noneMatch(l -> l.contains("escalated")), "no account escalated");
 
         DetourProcess restarted = restart(detour, Map.of());
-        assertEquals(1, restarted.number("SELECT COUNT(*) FROM request_events"));
+        assertEquals(2, restarted.number("SELECT COUNT(*) FROM request_events"));
         assertEquals(1, restarted.number("SELECT COUNT(*) FROM request_events WHERE outcome = 'failure' AND stream "
                 + "AND error_code = 'stream.truncated'"), "recorded as the broken stream it was");
+        assertEquals(1, restarted.number("SELECT COUNT(*) FROM request_events WHERE outcome = 'failure' AND NOT stream "
+                + "AND status = 502"), "the buffered one as answered");
+        // Detour cut these exchanges itself: the account did nothing wrong and is not cooling after the restart
+        assertEquals(0, restarted.number("SELECT COUNT(*) FROM accounts WHERE transient_failure_count > 0 "
+                + "OR cooldown_until IS NOT NULL OR last_failure_kind IS NOT NULL"), "no account failure recorded");
+        assertEquals(0, restarted.number("SELECT COUNT(*) FROM account_models WHERE transient_failure_count > 0 "
+                + "OR cooldown_until IS NOT NULL OR last_failure_kind IS NOT NULL"), "no model failure recorded");
     }
 
     private DetourProcess start(String name, Map<String, String> env) {
