@@ -7,14 +7,16 @@ import org.slf4j.LoggerFactory;
  * D-3: how the process stops. SIGTERM (systemd, {@code kill}) and SIGINT (Ctrl-C) start one ordered
  * {@link App#close()} (stop accepting → drain within the grace → flush events → release the lease →
  * close the pool → stop the embedded MariaDB) and the process then exits 0: a requested stop that
- * completed is a success, not the JVM's 143. Every other exit ({@code System.exit}, a last non-daemon
- * thread ending) goes through the shutdown hook, which runs the same close or waits for the one under way.
+ * completed is a success, not the JVM's 143 (1 when the close itself failed). Every other exit
+ * ({@code System.exit}, a last non-daemon thread ending) goes through the shutdown hook, which runs the
+ * same close or waits for the one under way; so does a second signal.
  */
 final class Shutdown {
     private static final Logger log = LoggerFactory.getLogger(Shutdown.class);
 
     private final App app;
     private boolean started;
+    private volatile boolean stoppedCleanly;
     private final Thread closer;
 
     private Shutdown(App app) {
@@ -38,7 +40,7 @@ final class Shutdown {
                 // the handler's own thread may not block the JVM's signal dispatch: stop on a thread of ours
                 Thread exit = new Thread(() -> {
                     closeAndWait();
-                    System.exit(0);
+                    System.exit(stoppedCleanly ? 0 : 1);
                 }, "detour-signal-" + name);
                 exit.start();
             });
@@ -66,6 +68,7 @@ final class Shutdown {
     private void closeApp() {
         try {
             app.close();
+            stoppedCleanly = true;
             log.info("Detour stopped");
         } catch (RuntimeException e) {
             log.error("shutdown did not complete cleanly", e);

@@ -89,6 +89,49 @@ class GracefulShutdownIT extends OneUpstreamCase {
     }
 
     @Test
+    void aStreamPausingBetweenFramesAndASlowBufferedAnswerKeepTheirClientsThroughTheDrain() throws Exception {
+        gw.account("a", upstream, "[{\"from\":\"m\",\"to\":\"m\"}]", "{\"max_in_flight\":0}");
+        gw.key();
+        // the upstream's own pace (a model thinking): 2.5 s before each frame and before the buffered body,
+        // longer than the 1 s idle timeout Jetty's own graceful shutdown gives every connection
+        Duration pause = Duration.ofMillis(2500);
+        upstream.handler(r -> r.wantsStream() ? Reply.sse(Bodies.chatStream("slow", " last-words")).frameDelay(pause)
+                : Reply.chatCompletion().frameDelay(pause));
+        CountDownLatch firstBytes = new CountDownLatch(1);
+        ExecutorService clients = Executors.newFixedThreadPool(2);
+        String streamBody = "{\"model\":\"m\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        Future<String> stream = clients.submit(() -> {
+            HttpResponse<InputStream> response = gw.postStreaming("/v1/chat/completions", streamBody);
+            StringBuilder got = new StringBuilder(response.statusCode() + " ");
+            try (InputStream in = response.body()) {
+                byte[] buffer = new byte[4096];
+                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                    got.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+                    firstBytes.countDown();
+                }
+            } catch (IOException e) {
+                got.append("BROKEN");
+            }
+            return got.toString();
+        });
+        assertTrue(firstBytes.await(30, TimeUnit.SECONDS), "the stream is open at the client");
+        Future<HttpResponse<String>> buffered = clients.submit(() -> gw.chat("m"));
+        upstream.awaitRequests(2);
+
+        gw.app.close(); // grace 30 s: both finish well within it
+
+        String got = stream.get(30, TimeUnit.SECONDS);
+        assertTrue(got.startsWith("200 ") && got.contains("last-words") && got.contains("data: [DONE]"),
+                "the stream ends with its terminal marker: " + got);
+        HttpResponse<String> answer = buffered.get(30, TimeUnit.SECONDS);
+        assertEquals(200, answer.statusCode(), answer.body());
+        assertTrue(answer.body().contains(Bodies.DEFAULT_TEXT), answer.body());
+        clients.shutdown();
+        assertEquals(2, Rows.number("SELECT COUNT(*) FROM request_events WHERE outcome = 'success'"),
+                "both logged as the successes they were");
+    }
+
+    @Test
     void aStreamStillOpenWhenTheGraceEndsReachesItsClientBrokenIsLoggedAndCoolsNoAccount() throws Exception {
         gw.close(); // this case needs a short grace
         gw = Gateway.start(c -> Configs.withShutdownGrace(Duration.ofSeconds(1)));
