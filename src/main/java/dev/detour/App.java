@@ -5,6 +5,7 @@ import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.crypto.Secrets;
 import dev.detour.adapter.db.AsyncEventWriter;
 import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.EmbeddedMariaDb;
 import dev.detour.adapter.db.StoredFailureScrub;
 import dev.detour.adapter.metrics.Metrics;
 import dev.detour.adapter.proxy.BodyBudget;
@@ -65,6 +66,8 @@ public final class App implements AutoCloseable {
     private final Optional<DemoMode> demo;
     private final Server server;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** D-3: how long requests whose upstream was cut at the end of the grace get to write their failure ending. */
+    private static final Duration ABORTED_REQUESTS_END = Duration.ofSeconds(5);
 
     private App(DetourConfig config, Storage storage, Clock clock) {
         this.config = config;
@@ -267,33 +270,59 @@ public final class App implements AutoCloseable {
         return demo;
     }
 
+    /** D-3: from now on only {@link #close()} stops the embedded MariaDB, last (Main, once its own shutdown is installed). */
+    void ownDatabaseStop() {
+        storage.embedded().ifPresent(EmbeddedMariaDb::ownStop);
+    }
+
+    /**
+     * D-3 (O-5): stop accepting → drain requests and streams within the grace → end the streams still open
+     * as visible failures (their events recorded) → stop the background work → flush the events → release
+     * the leader lease → close the pool → stop the embedded MariaDB last. Every step that writes runs while
+     * the database is still there.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        // O-5: stop accepting and drain in-flight requests (bounded), then the background work,
-        // then flush the event queue, then the database; the demo's own traffic stops first
-        demo.ifPresent(DemoMode::close);
+        demo.ifPresent(DemoMode::close); // the demo's own traffic stops first
+        recovery.stopWork(); // no new probe while draining; the lease stays held until the events are flushed
+        if (!JettyServer.drain(server, config.shutdownGrace())) {
+            // D-3: past the grace, the upstream exchanges still open are cut: each relay then ends its client's
+            // stream in the protocol's failure form (F-4') and records its event while the client still listens
+            log.warn("requests still in flight after the shutdown grace of {} s: ending them as failures",
+                    config.shutdownGrace().toSeconds());
+            closeUpstream();
+            if (!JettyServer.drain(server, ABORTED_REQUESTS_END)) {
+                log.warn("requests still in flight {} s after their upstreams were cut: closing their connections",
+                        ABORTED_REQUESTS_END.toSeconds());
+            }
+        }
         try {
+            server.setStopTimeout(ABORTED_REQUESTS_END.toMillis()); // drained above: nothing left to wait for
             server.stop();
         } catch (Exception e) {
             log.warn("HTTP server did not stop cleanly: {}", e.toString());
         }
         housekeeping.close();
         gateway.refresher().close();
-        recovery.close();
         gateway.load().close();
+        closeUpstream();
+        gateway.stateWrites().close(); // D-1: state applied in memory reaches the database before the pool closes
+        gateway.events().close(); // flushes the queue (D-2: what cannot be written stays in the journal)
+        gateway.smartStore().close(); // writes the queued response bindings
+        gateway.quickReads().close();
+        recovery.close(); // releases the leader lease: another instance may lead at once
+        gateway.probe().close();
+        storage.close(); // the pool, then the embedded server
+    }
+
+    private void closeUpstream() {
         try {
-            gateway.upstream().close(); // anything still running past the grace ends now and emits its event
+            gateway.upstream().close();
         } catch (Exception e) {
             log.warn("upstream client did not close cleanly: {}", e.toString());
         }
-        gateway.stateWrites().close(); // D-1: state applied in memory reaches the database before the pool closes
-        gateway.events().close();
-        gateway.smartStore().close();
-        gateway.quickReads().close();
-        gateway.probe().close();
-        storage.close();
     }
 }

@@ -6,7 +6,7 @@ import dev.detour.config.DetourConfig;
 import dev.detour.demo.DemoMode;
 import java.time.Clock;
 
-/** Entry point: parse config → start DB → migrate → App → Jetty; SIGTERM closes the app. */
+/** Entry point: parse config → start DB → migrate → App → Jetty; SIGTERM closes the app in order (D-3). */
 public final class Main {
     private Main() {
     }
@@ -23,7 +23,7 @@ public final class Main {
             System.exit(2);
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(app::close, "detour-shutdown"));
+        Shutdown.install(app); // D-3: SIGTERM stops in order and exits 0
         // on standard output, like the first-run secrets: the one line a newcomer under `mvnw -q` sees
         String origin = "http://" + DemoMode.loopbackHost(config.bind()) + ":" + app.port();
         System.out.println("Detour is ready: console " + origin + "/ (OpenAI/Anthropic-compatible API at " + origin

@@ -36,9 +36,15 @@ record RecoveryWiring(RecoveryScheduler scheduler, ExecutorService probeExecutor
         return new RecoveryWiring(scheduler, probeExecutor, admin, keyChecks);
     }
 
-    /** Stops the scheduler's loop, then any probe still running. */
-    void close() {
-        scheduler.close();
+    /** Stops the scheduler's loop, then any probe still running; the lease stays held until {@link #close()}. */
+    void stopWork() {
+        scheduler.stopLoop();
         probeExecutor.shutdownNow();
+    }
+
+    /** Stops the work (if not yet) and releases the leader lease (D-3: after the events are flushed). */
+    void close() {
+        stopWork();
+        scheduler.close();
     }
 }

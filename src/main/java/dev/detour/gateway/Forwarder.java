@@ -41,6 +41,7 @@ public final class Forwarder {
     private final Clock clock;
     private final SmartKeys smart;
     private final LoadState load;
+    private final UpstreamClient upstream;
 
     public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
             EventSink events, SecretLookup secrets, Pauser pauser, Clock clock) {
@@ -67,6 +68,7 @@ public final class Forwarder {
         this.load = load;
         this.snapshot = snapshot;
         this.router = router;
+        this.upstream = upstream;
         this.exchange = new Exchange(upstream, clock);
         this.state = state;
         this.leases = leases;
@@ -288,11 +290,18 @@ public final class Forwarder {
                 continue;
             }
             trace.attempts.add(attempt(account, failure, durationMs, "switch"));
-            smart.stats().record(account.id(), candidate.modelKey(), false, null); // S-3: real traffic only
-            state.onFailure(account, candidate.modelKey(), failure, clock.instant());
-            trace.failedAttempts.add(new PoolAnswer.FailedAttempt(failure, usableAt(account.id(), candidate.modelKey())));
-            events.touchAccount(account.id(), false, clock.instant(), null);
-            loadFailed(call, account, failure, trace);
+            if (upstream.closed()) {
+                // D-3: Detour's own shutdown cut this exchange at the end of the grace; no account failed
+                trace.failedAttempts.add(new PoolAnswer.FailedAttempt(failure, usableAt(account.id(),
+                        candidate.modelKey())));
+            } else {
+                smart.stats().record(account.id(), candidate.modelKey(), false, null); // S-3: real traffic only
+                state.onFailure(account, candidate.modelKey(), failure, clock.instant());
+                trace.failedAttempts.add(new PoolAnswer.FailedAttempt(failure, usableAt(account.id(),
+                        candidate.modelKey())));
+                events.touchAccount(account.id(), false, clock.instant(), null);
+                loadFailed(call, account, failure, trace);
+            }
             if (stateStop) {
                 trace.reasonCode = ReasonCode.STATE_BOUND_UNKNOWN.wire();
                 return Step.STOP;
@@ -345,8 +354,10 @@ public final class Forwarder {
             Failure failure = FailureClassifier.truncatedStream(result.status(), candidate.modelKey());
             markLastAttempt(trace, failure); // E: the attempt says why it failed
             chargeKey(call, candidate, trace); // P-7': usage that arrived before the cut is charged
-            state.onFailure(account, candidate.modelKey(), failure, clock.instant());
-            events.touchAccount(account.id(), false, clock.instant(), null);
+            if (!upstream.closed()) { // D-3: a stream cut by Detour's own shutdown is no failure of the account
+                state.onFailure(account, candidate.modelKey(), failure, clock.instant());
+                events.touchAccount(account.id(), false, clock.instant(), null);
+            }
             finish(trace, Outcome.FAILURE, BrokenStreamEnding.CODE);
             endBroken(call, sniffer);
             return;

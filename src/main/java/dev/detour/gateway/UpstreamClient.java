@@ -8,4 +8,12 @@ package dev.detour.gateway;
 public interface UpstreamClient extends AutoCloseable {
     /** Sends; returns once status line + headers arrived. Body is read by the caller via the response. */
     UpstreamResponse send(UpstreamRequest request) throws UpstreamTransportException;
+
+    /**
+     * D-3: true once Detour's own shutdown closed the client, cutting the exchanges still open at the end
+     * of the grace: a failure from then on is Detour's doing, not the account's.
+     */
+    default boolean closed() {
+        return false;
+    }
 }

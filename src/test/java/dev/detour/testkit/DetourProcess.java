@@ -128,10 +128,17 @@ public final class DetourProcess implements AutoCloseable {
 
     /** A new process on the same data dir, env and JVM arguments; this one must have exited. */
     public DetourProcess restart() {
+        return restart(Map.of());
+    }
+
+    /** As {@link #restart()}, with some variables changed for the new process (e.g. a recovery tick that never comes). */
+    public DetourProcess restart(Map<String, String> changed) {
         if (process.isAlive()) {
             throw new IllegalStateException("restart() of a running process: sigterm() or sigkill() it first");
         }
-        return startOn(name, dataDir, env, jvmArgs);
+        Map<String, String> next = new LinkedHashMap<>(env);
+        next.putAll(changed);
+        return startOn(name, dataDir, next, jvmArgs);
     }
 
     /** The environment every process gets unless the test overrides it. */
@@ -249,10 +256,12 @@ public final class DetourProcess implements AutoCloseable {
     /**
      * A real SIGTERM (ProcessHandle.destroy() on Linux) to the java process only, as systemd's
      * {@code KillMode=mixed} or {@code kill PID} sends it: its own shutdown must stop the embedded MariaDB.
+     * Through the handle, not {@code Process.destroy()}: that one also closes our ends of the pipes, and the
+     * process's shutdown lines would be lost.
      */
     public void sigterm() {
         rememberTree();
-        process.destroy();
+        process.toHandle().destroy();
     }
 
     /**
@@ -262,7 +271,7 @@ public final class DetourProcess implements AutoCloseable {
      */
     public void sigkill() {
         rememberTree();
-        process.destroyForcibly();
+        process.toHandle().destroyForcibly();
         waitFor(process.toHandle(), Duration.ofSeconds(30));
         killTree();
     }
@@ -295,7 +304,7 @@ public final class DetourProcess implements AutoCloseable {
     @Override
     public void close() {
         rememberTree();
-        process.destroyForcibly();
+        process.toHandle().destroyForcibly();
         waitFor(process.toHandle(), Duration.ofSeconds(30));
         killTree();
         try {

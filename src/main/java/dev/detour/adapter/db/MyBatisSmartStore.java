@@ -70,8 +70,16 @@ public final class MyBatisSmartStore implements SmartStore, AutoCloseable {
         return database.read(s -> s.getMapper(SmartMapper.class).selectResponseBinding(responseId, now));
     }
 
+    /** D-3: the bindings queued so far are written before the pool closes (bounded: a shutdown never hangs). */
     @Override
     public void close() {
         writer.shutdown();
+        try {
+            if (!writer.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                log.warn("response bindings still queued at shutdown were not written");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -63,6 +63,7 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
     private final CloseableHttpClient client;
     private final IdleConnectionEvictor evictor;
     private final WatchedConnections connections;
+    private volatile boolean closed;
     private final ScheduledExecutorService sweeper;
     private volatile TransportErrorMapper errors;
     /** Per-request timeouts: replaced by {@link #setTimeouts} when the runtime settings change (U-5). */
@@ -224,7 +225,13 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
     }
 
     @Override
+    public boolean closed() {
+        return closed;
+    }
+
+    @Override
     public void close() {
+        closed = true; // before the cut: the exchanges it ends see it set
         if (sweeper != null) {
             sweeper.shutdownNow();
         }
