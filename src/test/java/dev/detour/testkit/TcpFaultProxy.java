@@ -27,6 +27,12 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class TcpFaultProxy implements AutoCloseable {
     private static final int BUFFER = 8192;
+    /**
+     * How long a mid-answer reset waits after the bytes before it: an RST makes the peer's kernel drop data
+     * it has received but its reader has not taken yet, so without the wait a loaded machine sometimes loses
+     * the "text before the break" the fault is about. The fault's own pace, not a test waiting for time.
+     */
+    private static final java.time.Duration BEFORE_A_LATE_RESET = java.time.Duration.ofMillis(500);
 
     private final InetSocketAddress target;
     private final int port;
@@ -304,6 +310,10 @@ public final class TcpFaultProxy implements AutoCloseable {
                     return closing.getCount() > 0;
                 }
                 case RESET -> {
+                    if (fault.at() > 0) {
+                        out.flush();
+                        pace(BEFORE_A_LATE_RESET);
+                    }
                     reset();
                     return false;
                 }
