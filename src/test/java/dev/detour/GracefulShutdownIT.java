@@ -7,13 +7,12 @@ import dev.detour.testkit.Bodies;
 import dev.detour.testkit.Configs;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.OneUpstreamCase;
+import dev.detour.testkit.RawHttpClient;
 import dev.detour.testkit.Reply;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestApp;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,14 +34,6 @@ import org.junit.jupiter.api.Test;
  */
 class GracefulShutdownIT extends OneUpstreamCase {
     private static final int STREAMS = 20;
-    private static boolean accepting(int port) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
 
     @Test
     void shutdownStopsAcceptingLetsTwentyStreamsFinishAndKeepsTheirEvents() throws Exception {
@@ -67,7 +58,7 @@ class GracefulShutdownIT extends OneUpstreamCase {
 
         Thread closer = new Thread(gw.app::close, "test-shutdown");
         closer.start();
-        Gateway.await(() -> !accepting(port), "the connector stops accepting");
+        Gateway.await(() -> !RawHttpClient.accepting(port), "the connector stops accepting");
         assertTrue(closer.isAlive(), "close() waits for the in-flight streams");
         release.countDown();
         closer.join();
@@ -100,20 +91,7 @@ class GracefulShutdownIT extends OneUpstreamCase {
         CountDownLatch firstBytes = new CountDownLatch(1);
         ExecutorService clients = Executors.newFixedThreadPool(2);
         String streamBody = "{\"model\":\"m\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-        Future<String> stream = clients.submit(() -> {
-            HttpResponse<InputStream> response = gw.postStreaming("/v1/chat/completions", streamBody);
-            StringBuilder got = new StringBuilder(response.statusCode() + " ");
-            try (InputStream in = response.body()) {
-                byte[] buffer = new byte[4096];
-                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                    got.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
-                    firstBytes.countDown();
-                }
-            } catch (IOException e) {
-                got.append("BROKEN");
-            }
-            return got.toString();
-        });
+        Future<String> stream = clients.submit(() -> readStream(streamBody, firstBytes));
         assertTrue(firstBytes.await(30, TimeUnit.SECONDS), "the stream is open at the client");
         Future<HttpResponse<String>> buffered = clients.submit(() -> gw.chat("m"));
         upstream.awaitRequests(2);
@@ -141,20 +119,7 @@ class GracefulShutdownIT extends OneUpstreamCase {
         CountDownLatch firstBytes = new CountDownLatch(1);
         ExecutorService client = Executors.newSingleThreadExecutor();
         String body = "{\"model\":\"m\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-        Future<String> stream = client.submit(() -> {
-            HttpResponse<InputStream> response = gw.postStreaming("/v1/chat/completions", body);
-            StringBuilder got = new StringBuilder(response.statusCode() + " ");
-            try (InputStream in = response.body()) {
-                byte[] buffer = new byte[4096];
-                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                    got.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
-                    firstBytes.countDown();
-                }
-            } catch (IOException e) {
-                got.append("BROKEN");
-            }
-            return got.toString();
-        });
+        Future<String> stream = client.submit(() -> readStream(body, firstBytes));
         assertTrue(firstBytes.await(30, TimeUnit.SECONDS), "the stream is open at the client");
 
         gw.app.close(); // the grace ends with the stream still open
@@ -170,5 +135,21 @@ class GracefulShutdownIT extends OneUpstreamCase {
                 + "OR cooldown_until IS NOT NULL OR last_failure_kind IS NOT NULL"), "no account failure recorded");
         assertEquals(0, Rows.number("SELECT COUNT(*) FROM account_models WHERE transient_failure_count > 0 "
                 + "OR cooldown_until IS NOT NULL OR last_failure_kind IS NOT NULL"), "no model failure recorded");
+    }
+
+    /** The status, then everything the stream delivered, then {@code BROKEN} when its body broke. */
+    private String readStream(String body, CountDownLatch firstBytes) throws Exception {
+        HttpResponse<InputStream> response = gw.postStreaming("/v1/chat/completions", body);
+        StringBuilder got = new StringBuilder(response.statusCode() + " ");
+        try (InputStream in = response.body()) {
+            byte[] buffer = new byte[4096];
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                got.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+                firstBytes.countDown();
+            }
+        } catch (IOException e) {
+            got.append("BROKEN");
+        }
+        return got.toString();
     }
 }

@@ -9,13 +9,12 @@ import dev.detour.testkit.Bodies;
 import dev.detour.testkit.DetourProcess;
 import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
+import dev.detour.testkit.RawHttpClient;
 import dev.detour.testkit.Reply;
 import dev.detour.testkit.TestApp;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -96,7 +95,7 @@ class ShutdownProcessIT {
 
         long signalled = System.nanoTime();
         detour.sigterm();
-        await(() -> !accepting(detour.port()), "the connector stops accepting");
+        await(() -> !RawHttpClient.accepting(detour.port()), "the connector stops accepting");
         assertTrue(detour.isAlive(), "the process waits for the 20 requests in flight");
         long released = System.nanoTime();
         release.countDown();
@@ -244,14 +243,6 @@ class ShutdownProcessIT {
         }
     }
 
-    private static boolean accepting(int port) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
 
     /** Polls a condition (a hang guard, never a timing assertion). */
     private static void await(BooleanSupplier condition, String what) {

@@ -56,6 +56,8 @@ public final class Soak {
     private final AtomicLong answered = new AtomicLong();
     private final AtomicLong succeeded = new AtomicLong();
     private final AtomicLong refusedConnection = new AtomicLong();
+    /** Answers that carry no x-detour-request-id (so never reached the relay), by status. */
+    private final Map<Integer, AtomicLong> withoutId = new ConcurrentHashMap<>();
     private final List<long[]> latencies = Collections.synchronizedList(new ArrayList<>()); // {nanos, inFreeze}
     private final List<String> samples = Collections.synchronizedList(new ArrayList<>());
     private final List<String> timeline = Collections.synchronizedList(new ArrayList<>());
@@ -81,12 +83,14 @@ public final class Soak {
                 List<Thread> threads = new ArrayList<>();
                 for (int i = 0; i < clients; i++) {
                     boolean streaming = i % 2 == 1;
-                    threads.add(Thread.ofPlatform().name("soak-client-" + i).start(() -> client(streaming)));
+                    Thread t = new Thread(() -> client(streaming), "soak-client-" + i);
+                    t.start();
+                    threads.add(t);
                 }
                 detour = drive(detour, proxy);
                 running = false;
                 for (Thread t : threads) {
-                    t.join(Duration.ofMinutes(2));
+                    t.join(Duration.ofMinutes(2).toMillis());
                 }
                 proxy.healthy();
                 proxy.release();
@@ -161,7 +165,8 @@ public final class Soak {
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(body)).build();
                 HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-                response.headers().firstValue("x-detour-request-id").ifPresent(answeredIds::add);
+                response.headers().firstValue("x-detour-request-id").ifPresentOrElse(answeredIds::add,
+                        () -> withoutId.computeIfAbsent(response.statusCode(), k -> new AtomicLong()).incrementAndGet());
                 answered.incrementAndGet();
                 boolean whole;
                 try (InputStream in = response.body()) {
@@ -315,6 +320,7 @@ public final class Soak {
         out.add("| requests sent | " + sent.get() + " |");
         out.add("| answered (got a status line) | " + answered.get() + " |");
         out.add("| not answered (connection refused/reset, e.g. during the restart) | " + refusedConnection.get() + " |");
+        out.add("| answered without a request id (never reached the relay), by status | " + withoutId + " |");
         out.add("| whole successes | " + succeeded.get() + " |");
         out.add("| request events logged | " + events + " (distinct request ids " + distinct + ") |");
         out.add("| answered requests missing from the log | **" + missing + "** |");

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
@@ -12,6 +13,16 @@ import java.nio.charset.StandardCharsets;
  * connection (P-7, S-5 tests). Reads lines as they come; {@link #readToEnd()} returns all of them.
  */
 public final class RawHttpClient implements AutoCloseable {
+    /** Whether a TCP connection to the loopback port is accepted now (a stopping server refuses). */
+    public static boolean accepting(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private final Socket socket;
     private final BufferedReader in;
     private final boolean streaming;

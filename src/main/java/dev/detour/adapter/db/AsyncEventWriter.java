@@ -424,20 +424,25 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         }
     }
 
+    /** Ends the writer loop (waiting at most {@code writerMillis} for it) and the fsync thread. */
+    private void stopThreads(long writerMillis) {
+        running = false;
+        try {
+            thread.join(writerMillis);
+            syncThread.interrupt();
+            syncThread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /**
      * Tests: stops as a killed process would, writing nothing more and leaving the journal as it is for
      * the next writer on the same folder (the lock goes, as it goes with a dead process).
      */
     void halt() {
         closeDeadlineNanos = System.nanoTime();
-        running = false;
-        try {
-            thread.join(CLOSE_MILLIS);
-            syncThread.interrupt();
-            syncThread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        stopThreads(CLOSE_MILLIS);
         appendLock.lock();
         try {
             journal.close(false);
@@ -457,14 +462,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
             return;
         }
         closeDeadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_MILLIS);
-        running = false;
-        try {
-            thread.join(CLOSE_MILLIS + 5_000);
-            syncThread.interrupt();
-            syncThread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        stopThreads(CLOSE_MILLIS + 5_000);
         appendLock.lock();
         try {
             boolean drained = !thread.isAlive() && queue.isEmpty() && !spilled && open.isEmpty();
