@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.config.DetourConfig;
 import dev.detour.testkit.Bodies;
+import dev.detour.testkit.DatabaseFaults;
 import dev.detour.testkit.Fault;
 import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
@@ -19,12 +20,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -193,13 +200,49 @@ class FaultMatrixIT {
     }
 
     /**
-     * D-1's database faults (testkit DatabaseFaults: the real mariadbd frozen with SIGSTOP / continued, stopped /
-     * started) go here, one {@link Row} each, on an App with its own embedded MariaDB — never the shared one:
-     * {@code new Scene(c -> c.withDatabase(db.jdbcUrl(), db.user(), db.password()), countOn(db))}, the fault
-     * armed in the row, the same four checks after the thaw. Until that tool is merged there are none.
+     * D-1's database faults on the real mariadbd of this class's own embedded MariaDB (never the shared one):
+     * frozen with SIGSTOP or stopped while a request runs and a's wire fails, then thawed or started again
+     * before the checks. The client is served (or sees its broken stream) while the database is away; the
+     * failure cools its route at once and is in the database after it returns; every event arrives once.
      */
     static Stream<Row> databaseRows() {
-        return Stream.empty();
+        return Stream.of(
+                new Row("database frozen, a healthy, buffered", s -> s.database.freeze(),
+                        s -> s.databaseBackAfter(s.buffered()), Client.SERVED_BY_A, State.UNTOUCHED)
+                        .on(Scene::onOwnDatabase),
+                new Row("database frozen while a resets, buffered", s -> {
+                    s.database.freeze();
+                    s.proxyA.fault(Fault.reset());
+                }, s -> s.databaseBackAfter(s.buffered()), Client.SERVED_BY_B, State.accountCooled("transport"))
+                        .on(Scene::onOwnDatabase),
+                new Row("database frozen while a's stream breaks after its first text", s -> {
+                    s.database.freeze();
+                    s.proxyA.fault(Fault.truncateMidBody(midStream));
+                }, s -> s.databaseBackAfter(s.streamed()), Client.STREAM_BROKEN,
+                        State.modelCooled("semantic_response_transient")).on(Scene::onOwnDatabase),
+                new Row("database stopped while a resets, buffered", s -> {
+                    s.database.stop();
+                    s.proxyA.fault(Fault.reset());
+                }, s -> s.databaseBackAfter(s.buffered()), Client.SERVED_BY_B, State.accountCooled("transport"))
+                        .on(Scene::onOwnDatabase));
+    }
+
+    /** The database rows' own server, started once for the class (an install takes a while). */
+    private static DatabaseFaults ownDatabase;
+
+    private static synchronized DatabaseFaults ownDatabase() {
+        if (ownDatabase == null) {
+            ownDatabase = DatabaseFaults.startFresh("it-fault-matrix-db");
+        }
+        ownDatabase.emptySchema(); // each row's App migrates a fresh schema: counts start at zero
+        return ownDatabase;
+    }
+
+    @AfterAll
+    static void stopOwnDatabase() {
+        if (ownDatabase != null) {
+            ownDatabase.close();
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -213,7 +256,7 @@ class FaultMatrixIT {
     }
 
     private static void play(Row row) throws Exception {
-        try (Scene s = Scene.start()) {
+        try (Scene s = row.scene().get()) {
             row.arm().on(s);
             Answer answer = row.call().send(s);
 
@@ -253,9 +296,18 @@ class FaultMatrixIT {
     }
 
     /** One named case: the fault, the client's request, what the client gets and each account's state after. */
-    record Row(String name, Arm arm, Call call, Client client, State a, State b) {
+    record Row(String name, Arm arm, Call call, Client client, State a, State b, Supplier<Scene> scene) {
+        Row(String name, Arm arm, Call call, Client client, State a, State b) {
+            this(name, arm, call, client, a, b, Scene::start);
+        }
+
         Row(String name, Arm arm, Call call, Client client, State a) {
             this(name, arm, call, client, a, State.UNTOUCHED);
+        }
+
+        /** The same row in another world (e.g. an App on a database of its own). */
+        Row on(Supplier<Scene> world) {
+            return new Row(name, arm, call, client, a, b, world);
         }
 
         @Override
@@ -412,14 +464,17 @@ class FaultMatrixIT {
 
         /** Runs a counting query on the database this scene's App writes to. */
         final ToLongFunction<String> sql;
+        /** The database rows' own server, or null on the shared test database. */
+        final DatabaseFaults database;
 
         /**
          * @param database where the App keeps its state (identity: the shared test database; a database row
          *                 passes {@code c -> c.withDatabase(…)} of its own server, never freezing the shared one)
          * @param sql      a counting query on that database
          */
-        private Scene(UnaryOperator<DetourConfig> database, ToLongFunction<String> sql) {
+        private Scene(UnaryOperator<DetourConfig> database, ToLongFunction<String> sql, DatabaseFaults faults) {
             this.sql = sql;
+            this.database = faults;
             gw = Gateway.start(c -> database.apply(c.withTimeouts(Duration.ofSeconds(2), READ_GAP)));
             idA = gw.account("a", upA, MAPS_A, "{\"base_url\":\"" + proxyA.url() + "\"," + POLICY_A + "}");
             idB = gw.account("b", upB, MAPS_B, "{\"base_url\":\"" + proxyB.url() + "\"," + POLICY_B + "}");
@@ -427,7 +482,31 @@ class FaultMatrixIT {
         }
 
         static Scene start() {
-            return new Scene(UnaryOperator.identity(), Rows::number);
+            return new Scene(UnaryOperator.identity(), Rows::number, null);
+        }
+
+        /** An App on the class's own embedded MariaDB, the one the database rows freeze and stop. */
+        static Scene onOwnDatabase() {
+            DatabaseFaults db = ownDatabase();
+            return new Scene(c -> c.withDatabase(db.jdbcUrl(), db.user(), db.password()), query -> {
+                try (Connection c = db.connect(); Statement st = c.createStatement();
+                        ResultSet rs = st.executeQuery(query)) {
+                    rs.next();
+                    return rs.getLong(1);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, db);
+        }
+
+        /** The database answers again (thawed, or started on its old port) once the client has its answer. */
+        Answer databaseBackAfter(Answer answer) {
+            if (database.frozen()) {
+                database.thaw();
+            } else {
+                database.start();
+            }
+            return answer;
         }
 
         Answer buffered() {

@@ -39,7 +39,7 @@ public final class DatabaseFaults implements AutoCloseable {
         Path root = TestDirs.embeddedRoot(name).resolve("mariadb");
         EmbeddedMariaDb server = EmbeddedMariaDb.start(root);
         DatabaseFaults faults = new DatabaseFaults(root, server);
-        faults.recreateSchema();
+        faults.emptySchema();
         return faults;
     }
 
@@ -109,7 +109,8 @@ public final class DatabaseFaults implements AutoCloseable {
         return DriverManager.getConnection(jdbcUrl(), user(), password());
     }
 
-    private void recreateSchema() {
+    /** Drops and recreates the application schema (the next App migrates it from scratch). */
+    public void emptySchema() {
         String url = jdbcUrl();
         try (Connection c = DriverManager.getConnection(url.substring(0, url.lastIndexOf('/') + 1), user(),
                 password()); Statement s = c.createStatement()) {
