@@ -506,6 +506,10 @@ class FaultMatrixIT {
             } else {
                 database.start();
             }
+            // the checks read through the admin API: once Detour has seen the database back (its probe ticks
+            // every second) and what it applied in memory meanwhile is written
+            Gateway.await(() -> gw.app.databaseHealth().available(), "Detour sees the database again");
+            Gateway.await(() -> gw.app.stateWrites().pending() == 0, "the state changes made meanwhile are written");
             return answer;
         }
 
