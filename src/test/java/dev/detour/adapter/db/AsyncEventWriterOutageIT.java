@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.detour.gateway.RequestEvent;
 import dev.detour.gateway.Usage;
 import dev.detour.testkit.DatabaseFaults;
+import dev.detour.testkit.Gateway;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -15,7 +16,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,7 +62,7 @@ class AsyncEventWriterOutageIT {
         AsyncEventWriter writer = new AsyncEventWriter(database, 5, journal);
         List<String> emitted = new ArrayList<>();
         emit(writer, emitted, 0, 10);
-        await(() -> writer.written() == 10);
+        Gateway.await(() -> writer.written() == 10, "the writer caught up");
 
         server.stop();
         emit(writer, emitted, 10, 60);
@@ -78,7 +78,7 @@ class AsyncEventWriterOutageIT {
         AsyncEventWriter writer = new AsyncEventWriter(database, 5, journal);
         List<String> emitted = new ArrayList<>();
         emit(writer, emitted, 0, 10);
-        await(() -> writer.written() == 10);
+        Gateway.await(() -> writer.written() == 10, "the writer caught up");
 
         server.freeze();
         long emitStarted = System.nanoTime();
@@ -104,14 +104,6 @@ class AsyncEventWriterOutageIT {
             writer.started(e);
             writer.emit(e);
             emitted.add(e.requestId());
-        }
-    }
-
-    private static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "the writer did not catch up");
-            Thread.sleep(20); // polls the writer's own progress, not a cooldown
         }
     }
 
