@@ -12,6 +12,7 @@ import dev.detour.testkit.Fault;
 import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.RawHttpClient;
+import dev.detour.testkit.ReceivedBody;
 import dev.detour.testkit.Reply;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TcpFaultProxy;
@@ -521,15 +522,8 @@ class FaultMatrixIT {
 
         Answer streamed() {
             requests++;
-            HttpResponse<InputStream> response = gw.postStreaming("/v1/chat/completions", STREAMED);
-            ByteArrayOutputStream body = new ByteArrayOutputStream();
-            boolean aborted = false;
-            try (InputStream in = response.body()) {
-                in.transferTo(body);
-            } catch (IOException e) {
-                aborted = true;
-            }
-            return new Answer(response.statusCode(), body.toString(StandardCharsets.UTF_8), aborted,
+            HttpResponse<ReceivedBody> response = gw.postReceiving("/v1/chat/completions", STREAMED);
+            return new Answer(response.statusCode(), response.body().text(), response.body().failed(),
                     requestId(response));
         }
 

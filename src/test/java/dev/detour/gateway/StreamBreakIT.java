@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.testkit.Bodies;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.OneUpstreamCase;
+import dev.detour.testkit.ReceivedBody;
 import dev.detour.testkit.Reply;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -58,18 +59,8 @@ class StreamBreakIT extends OneUpstreamCase {
     record Read(String text, boolean failed) {
     }
 
-    static Read read(HttpResponse<InputStream> response) {
-        ByteArrayOutputStream all = new ByteArrayOutputStream();
-        try (InputStream in = response.body()) {
-            byte[] buffer = new byte[4096];
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                all.write(buffer, 0, n);
-            }
-            return new Read(all.toString(StandardCharsets.UTF_8), false);
-        } catch (IOException e) {
-            return new Read(all.toString(StandardCharsets.UTF_8), true);
-        }
+    static Read read(HttpResponse<ReceivedBody> response) {
+        return new Read(response.body().text(), response.body().failed());
     }
 
     /**
@@ -128,7 +119,7 @@ class StreamBreakIT extends OneUpstreamCase {
                 anthropicText("The last event is message_stop, as in {\"type\":\"message_stop\"}"),
                 anthropicText(" and data: [DONE] ends a chat stream"))));
 
-        HttpResponse<InputStream> response = gw.postStreaming("/v1/messages", MESSAGES_BODY);
+        HttpResponse<ReceivedBody> response = gw.postReceiving("/v1/messages", MESSAGES_BODY);
         Read read = read(response);
 
         assertEquals(200, response.statusCode());
@@ -147,7 +138,7 @@ class StreamBreakIT extends OneUpstreamCase {
                         + "\"status\":\"in_progress\"}}",
                 "{\"type\":\"response.output_text.delta\",\"delta\":\"after this, response.completed\"}")));
 
-        HttpResponse<InputStream> response = gw.postStreaming("/v1/responses",
+        HttpResponse<ReceivedBody> response = gw.postReceiving("/v1/responses",
                 "{\"model\":\"gpt-5.6-sol\",\"stream\":true,\"input\":\"hi\"}");
         Read read = read(response);
 
@@ -191,7 +182,7 @@ class StreamBreakIT extends OneUpstreamCase {
     void aChatStreamCutIsAnErrorForAnHttpClient() {
         long id = gw.account("a", upstream, MAPS, "{" + NO_RETRY + "}");
         upstream.enqueue(Reply.sseThenCut(List.of(Bodies.chatRoleChunk(), Bodies.chatChunk("partial"))));
-        Read read = read(gw.postStreaming("/v1/chat/completions", CHAT_BODY));
+        Read read = read(gw.postReceiving("/v1/chat/completions", CHAT_BODY));
         assertTrue(read.failed(), "the client's HTTP layer reports the broken body: " + read.text());
         assertLoggedAsTruncation(id);
     }
@@ -205,7 +196,7 @@ class StreamBreakIT extends OneUpstreamCase {
         upstream.enqueue(Reply.sse(plus(anthropicStart(), anthropicText("slow"), "{\"type\":\"message_stop\"}"))
                 .withoutDone().holdAt(3));
 
-        Read read = read(gw.postStreaming("/v1/messages", MESSAGES_BODY));
+        Read read = read(gw.postReceiving("/v1/messages", MESSAGES_BODY));
 
         assertTrue(read.text().contains("slow"), read.text());
         assertFalse(read.text().contains("message_stop"), read.text());
@@ -221,7 +212,7 @@ class StreamBreakIT extends OneUpstreamCase {
                 "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":"
                         + "\"Overloaded; key " + PLAIN_KEY + " is busy\"}}")));
 
-        Read read = read(gw.postStreaming("/v1/messages", MESSAGES_BODY));
+        Read read = read(gw.postReceiving("/v1/messages", MESSAGES_BODY));
 
         assertFalse(read.text().contains(PLAIN_KEY), read.text());
         assertTrue(read.text().contains("\"message\":\"Overloaded; key " + PLAIN_MASKED + " is busy\""), read.text());
@@ -245,7 +236,7 @@ class StreamBreakIT extends OneUpstreamCase {
                 "event: content_block_delta\r\ndata: " + anthropicText("so far") + "\r\n\r\n",
                 error.substring(0, inTheKey), error.substring(inTheKey))).frameDelay(java.time.Duration.ofMillis(20)));
 
-        Read read = read(gw.postStreaming("/v1/messages", MESSAGES_BODY));
+        Read read = read(gw.postReceiving("/v1/messages", MESSAGES_BODY));
 
         assertTrue(read.text().contains("so far"), read.text());
         assertFalse(read.text().contains(PLAIN_KEY.substring(5)), read.text());

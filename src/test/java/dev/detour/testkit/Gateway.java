@@ -125,26 +125,30 @@ public final class Gateway implements AutoCloseable {
     }
 
     public HttpResponse<String> post(String path, String body) {
-        return send(HttpRequest.newBuilder(URI.create(base() + path)).header("Authorization", "Bearer " + key())
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build());
+        return send(postRequest(path, body));
     }
 
     public HttpResponse<InputStream> postStreaming(String path, String body) {
-        try {
-            return http.send(HttpRequest.newBuilder(URI.create(base() + path))
-                    .header("Authorization", "Bearer " + key()).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofInputStream());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return send(postRequest(path, body), HttpResponse.BodyHandlers.ofInputStream());
+    }
+
+    /** A streamed POST read to its end or its break, keeping every byte that arrived (see {@link ReceivedBody}). */
+    public HttpResponse<ReceivedBody> postReceiving(String path, String body) {
+        return send(postRequest(path, body), ReceivedBody.handler());
+    }
+
+    private HttpRequest postRequest(String path, String body) {
+        return HttpRequest.newBuilder(URI.create(base() + path)).header("Authorization", "Bearer " + key())
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
     }
 
     public HttpResponse<String> send(HttpRequest request) {
+        return send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
         try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
+            return http.send(request, handler);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
