@@ -12,7 +12,7 @@ import dev.detour.testkit.Fault;
 import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.RawHttpClient;
-import dev.detour.testkit.ReceivedBody;
+import dev.detour.testkit.Received;
 import dev.detour.testkit.Reply;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TcpFaultProxy;
@@ -522,9 +522,9 @@ class FaultMatrixIT {
 
         Answer streamed() {
             requests++;
-            HttpResponse<ReceivedBody> response = gw.postReceiving("/v1/chat/completions", STREAMED);
-            return new Answer(response.statusCode(), response.body().text(), response.body().failed(),
-                    requestId(response));
+            Received response = gw.postReceiving("/v1/chat/completions", STREAMED);
+            return new Answer(response.statusCode(), response.text(), response.failed(),
+                    response.headers().firstValue("x-detour-request-id").orElse(null));
         }
 
         Answer post(String path, byte[] body) throws IOException {

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.testkit.Bodies;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.OneUpstreamCase;
-import dev.detour.testkit.ReceivedBody;
+import dev.detour.testkit.Received;
 import dev.detour.testkit.Reply;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -59,8 +59,8 @@ class StreamBreakIT extends OneUpstreamCase {
     record Read(String text, boolean failed) {
     }
 
-    static Read read(HttpResponse<ReceivedBody> response) {
-        return new Read(response.body().text(), response.body().failed());
+    static Read read(Received response) {
+        return new Read(response.text(), response.failed());
     }
 
     /**
@@ -119,7 +119,7 @@ class StreamBreakIT extends OneUpstreamCase {
                 anthropicText("The last event is message_stop, as in {\"type\":\"message_stop\"}"),
                 anthropicText(" and data: [DONE] ends a chat stream"))));
 
-        HttpResponse<ReceivedBody> response = gw.postReceiving("/v1/messages", MESSAGES_BODY);
+        Received response = gw.postReceiving("/v1/messages", MESSAGES_BODY);
         Read read = read(response);
 
         assertEquals(200, response.statusCode());
@@ -138,7 +138,7 @@ class StreamBreakIT extends OneUpstreamCase {
                         + "\"status\":\"in_progress\"}}",
                 "{\"type\":\"response.output_text.delta\",\"delta\":\"after this, response.completed\"}")));
 
-        HttpResponse<ReceivedBody> response = gw.postReceiving("/v1/responses",
+        Received response = gw.postReceiving("/v1/responses",
                 "{\"model\":\"gpt-5.6-sol\",\"stream\":true,\"input\":\"hi\"}");
         Read read = read(response);
 

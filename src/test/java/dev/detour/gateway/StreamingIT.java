@@ -96,7 +96,7 @@ class StreamingIT {
     @Test
     void aStreamCutAfterTheFirstChunkKeepsThePartialStreamAbortsItAndRecordsTruncation() {
         a.enqueue(Reply.sseThenCut(List.of(Bodies.chatRoleChunk(), Bodies.chatChunk("partial"))));
-        HttpResponse<dev.detour.testkit.ReceivedBody> response = gw.postReceiving("/v1/chat/completions", STREAM);
+        dev.detour.testkit.Received response = gw.postReceiving("/v1/chat/completions", STREAM);
         StreamBreakIT.Read read = StreamBreakIT.read(response);
         assertEquals(200, response.statusCode());
         assertTrue(read.text().contains("partial"));

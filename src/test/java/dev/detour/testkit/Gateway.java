@@ -132,9 +132,14 @@ public final class Gateway implements AutoCloseable {
         return send(postRequest(path, body), HttpResponse.BodyHandlers.ofInputStream());
     }
 
-    /** A streamed POST read to its end or its break, keeping every byte that arrived (see {@link ReceivedBody}). */
-    public HttpResponse<ReceivedBody> postReceiving(String path, String body) {
-        return send(postRequest(path, body), ReceivedBody.handler());
+    /** A streamed POST read to its end or its break, keeping every byte that arrived (see {@link Received}). */
+    public Received postReceiving(String path, String body) {
+        try {
+            return Received.send(http, postRequest(path, body));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private HttpRequest postRequest(String path, String body) {
