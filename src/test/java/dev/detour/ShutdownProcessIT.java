@@ -9,6 +9,7 @@ import dev.detour.testkit.Bodies;
 import dev.detour.testkit.DetourProcess;
 import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
+import dev.detour.testkit.KeepAliveClient;
 import dev.detour.testkit.RawHttpClient;
 import dev.detour.testkit.Reply;
 import dev.detour.testkit.TestApp;
@@ -93,10 +94,21 @@ class ShutdownProcessIT {
         upstream.awaitRequests(STREAMS + BUFFERED);
         await(() -> number(detour, "SELECT COUNT(*) FROM leases") == 1, "the instance holds the leader lease");
 
+        // an SDK's pooled connection, used once before the signal (a model lookup: no success event) and kept open
+        KeepAliveClient kept = KeepAliveClient.open(detour.port());
+        assertEquals(404, kept.send("GET", "/v1/models/no-such-model", key, null).status());
+
         long signalled = System.nanoTime();
         detour.sigterm();
         await(() -> !RawHttpClient.accepting(detour.port()), "the connector stops accepting");
         assertTrue(detour.isAlive(), "the process waits for the 20 requests in flight");
+        // a request on the kept connection during the drain: refused in the protocol's shape, logged, closed
+        KeepAliveClient.Answer refused = kept.send("POST", "/v1/chat/completions", key, BUFFERED_BODY);
+        assertEquals(503, refused.status(), refused.body());
+        assertEquals("gateway.shutting_down", Gateway.read(refused.body()).path("error").path("code").asText());
+        assertEquals("1", refused.header("retry-after"));
+        assertEquals("close", refused.header("connection"));
+        assertTrue(kept.closedByServer(), "the client reconnects elsewhere, not on this connection");
         long released = System.nanoTime();
         release.countDown();
         assertEquals(0, detour.awaitExit(EXIT_CAP), "a requested stop that completed exits 0");
@@ -124,6 +136,9 @@ class ShutdownProcessIT {
         assertEquals(STREAMS + BUFFERED, restarted.number(
                 "SELECT COUNT(*) FROM request_events WHERE outcome = 'success' AND status = 200"), "all 20 events");
         assertEquals(STREAMS, restarted.number("SELECT COUNT(*) FROM request_events WHERE stream"));
+        assertEquals(1, restarted.number("SELECT COUNT(*) FROM request_events WHERE status = 503 AND outcome = "
+                + "'failure' AND error_code = 'gateway.shutting_down' AND key_id IS NOT NULL"),
+                "the refused request has its event, named by its key");
         assertEquals(0, restarted.number("SELECT COUNT(*) FROM leases"), "the leader lease was released");
     }
 

@@ -20,7 +20,6 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnector;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
@@ -94,10 +93,8 @@ public final class JettyServer {
             context.getSessionHandler().addEventListener(guards.sessionListener());
         }
         routes.forEach((pathSpec, servlet) -> context.addServlet(new ServletHolder(servlet), pathSpec));
-        // O-5: on stop, the connector stops accepting and GracefulHandler waits for in-flight requests
-        GracefulHandler graceful = new GracefulHandler();
-        graceful.setHandler(context);
-        server.setHandler(new RequestGuard(graceful));
+        // O-5: on stop, the connector stops accepting and the gate waits for in-flight requests
+        server.setHandler(new RequestGuard(new DrainingGate(context)));
         server.setErrorHandler(new SecureErrorHandler());
         server.setStopTimeout(Math.max(1, stopTimeout.toMillis()));
         server.setStopAtShutdown(false);
@@ -116,7 +113,7 @@ public final class JettyServer {
 
     /**
      * D-3 (O-5): stops accepting (the listening socket closes; a request arriving on an open keep-alive
-     * connection is answered 503) and waits up to {@code grace} for the requests and streams in flight to
+     * connection is refused by {@link DrainingGate}: 503, logged, connection closed) and waits up to {@code grace} for the requests and streams in flight to
      * finish; the server keeps serving them. Calling it again waits on the same drain.
      *
      * <p>Not Jetty's own graceful connector shutdown: that also sets every connection's idle timeout to
@@ -134,7 +131,7 @@ public final class JettyServer {
                 listening.close();
             }
         }
-        GracefulHandler requests = server.getDescendant(GracefulHandler.class);
+        DrainingGate requests = server.getDescendant(DrainingGate.class);
         if (requests == null) {
             return true;
         }

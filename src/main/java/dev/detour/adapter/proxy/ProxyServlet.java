@@ -7,9 +7,11 @@ import dev.detour.core.selection.SessionIds;
 import dev.detour.gateway.ClientCall;
 import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.Header;
+import dev.detour.gateway.KeyEntry;
 import dev.detour.gateway.RequestIds;
 import dev.detour.gateway.RequestPeek;
 import dev.detour.server.AnswerIdle;
+import dev.detour.server.DrainingGate;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -29,6 +31,8 @@ import org.eclipse.jetty.http.BadMessageException;
 public final class ProxyServlet extends HttpServlet {
     public static final int MAX_BODY = 32 * 1024 * 1024;
     public static final String REQUEST_ID_HEADER = "x-detour-request-id";
+    /** D-3: the code of a request refused because Detour is stopping. */
+    public static final String SHUTTING_DOWN = "gateway.shutting_down";
 
     private final Forwarder forwarder;
     private final Clock clock;
@@ -61,6 +65,17 @@ public final class ProxyServlet extends HttpServlet {
             return;
         }
         String presented = presentedKey(request);
+        if (request.getAttribute(DrainingGate.DRAINING) != null) {
+            // D-3: arrived on a kept-alive connection while Detour stops; named by its key when it has one
+            KeyEntry key = forwarder.authenticate(presented);
+            String why = "Detour is shutting down; retry in a moment (the connection is closed)";
+            if (key == null) {
+                forwarder.reject(requestId, family, path, ip, startNanos, 503, SHUTTING_DOWN, why, 1, sink);
+            } else {
+                forwarder.rejectForKey(requestId, family, key, ip, startNanos, 503, SHUTTING_DOWN, why, 1, sink);
+            }
+            return;
+        }
         // an address whose recent key guesses failed waits, answered before the lookup (no oracle);
         // an address with no failures costs one map lookup here
         Duration wait = keyFailures.waitForCredential(ip, presented);

@@ -1,0 +1,88 @@
+package dev.detour.testkit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One HTTP/1.1 connection kept open across requests, as an SDK's pool keeps it: the way to reach a
+ * server after its listener closed (D-3's drain). Answers are read by their Content-Length.
+ */
+public final class KeepAliveClient implements AutoCloseable {
+    private final Socket socket;
+    private final InputStream in;
+
+    private KeepAliveClient(Socket socket) throws IOException {
+        this.socket = socket;
+        this.in = socket.getInputStream();
+    }
+
+    public static KeepAliveClient open(int port) throws IOException {
+        Socket socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(60_000); // a hang guard, never a timing assertion
+        return new KeepAliveClient(socket);
+    }
+
+    /** A status line, lower-cased header names, and the body. */
+    public record Answer(int status, Map<String, String> headers, String body) {
+        public String header(String name) {
+            return headers.get(name.toLowerCase(Locale.ROOT));
+        }
+    }
+
+    /** Sends one request on the connection (no body when {@code body} is null) and reads its answer. */
+    public Answer send(String method, String path, String key, String body) throws IOException {
+        byte[] bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+        OutputStream out = socket.getOutputStream();
+        out.write((method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key
+                + (body == null ? "" : "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length)
+                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(bytes);
+        out.flush();
+        String[] status = line().split(" ", 3);
+        Map<String, String> headers = new TreeMap<>();
+        for (String header = line(); !header.isEmpty(); header = line()) {
+            int colon = header.indexOf(':');
+            headers.put(header.substring(0, colon).trim().toLowerCase(Locale.ROOT), header.substring(colon + 1).trim());
+        }
+        String length = headers.get("content-length");
+        if (length == null) {
+            throw new IOException("only Content-Length answers are read here: " + headers);
+        }
+        return new Answer(Integer.parseInt(status[1]), headers,
+                new String(in.readNBytes(Integer.parseInt(length)), StandardCharsets.UTF_8));
+    }
+
+    /** Whether the server closed the connection after the last answer (the next read ends). */
+    public boolean closedByServer() {
+        try {
+            return in.read() < 0;
+        } catch (IOException e) {
+            return true; // reset: closed as well
+        }
+    }
+
+    private String line() throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int b = in.read(); b != '\n'; b = in.read()) {
+            if (b < 0) {
+                throw new IOException("connection closed mid-answer after: " + line);
+            }
+            if (b != '\r') {
+                line.write(b);
+            }
+        }
+        return line.toString(StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
