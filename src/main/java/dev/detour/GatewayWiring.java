@@ -1,6 +1,7 @@
 package dev.detour;
 
 import dev.detour.adapter.crypto.Secrets;
+import dev.detour.adapter.journal.FileStateJournal;
 import dev.detour.adapter.db.AsyncEventWriter;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.DatabaseProbe;
@@ -22,7 +23,9 @@ import dev.detour.gateway.ConfigErrors;
 import dev.detour.gateway.DatabaseHealth;
 import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.Leases;
+import dev.detour.gateway.LoadState;
 import dev.detour.gateway.Pauser;
+import dev.detour.gateway.PendingState;
 import dev.detour.gateway.PoolRefresher;
 import dev.detour.gateway.PoolSnapshot;
 import dev.detour.gateway.QuickReads;
@@ -33,6 +36,7 @@ import dev.detour.gateway.StateWrites;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -52,14 +56,16 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         PoolSnapshot snapshot = new PoolSnapshot(poolStore);
         // D-1: the request path never waits on MariaDB; state writes queue behind it, outages are tracked
         DatabaseHealth health = new DatabaseHealth(clock);
-        StateWrites stateWrites = new StateWrites(health, snapshot);
+        // D-2: events go through a journal under the data dir (a slot per running instance)
+        AsyncEventWriter events = new AsyncEventWriter(database, 10_000, config.dataDir().resolve("journal"));
+        // D-1: state changes not yet written are journaled in the same slot; what a crashed run left is replayed
+        FileStateJournal stateJournal = FileStateJournal.open(events.journalDir());
+        StateWrites stateWrites = new StateWrites(health, snapshot, stateJournal);
         DatabaseProbe probe = new DatabaseProbe(database, health);
         probe.every(Duration.ofHours(1), health,
                 () -> poolStore.forgetWriteIds(clock.instant().minus(Duration.ofDays(1))));
         QuickReads quickReads = QuickReads.bounded(health);
         PoolRefresher refresher = new PoolRefresher(snapshot, health);
-        // D-2: events go through a journal under the data dir (a slot per running instance)
-        AsyncEventWriter events = new AsyncEventWriter(database, 10_000, config.dataDir().resolve("journal"));
         var upstream = new HttpClient5UpstreamClient(config.connectTimeout(), config.readTimeout());
         Leases leases = new Leases();
         // U-5 runtime settings: applied live (upstream timeouts now; others read settings.current())
@@ -89,6 +95,7 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         snapshot.onReload(smartKeys::reload);
         LoadWiring load = LoadWiring.create(snapshot, database, settings, clock);
         load.state().deferWritesTo(stateWrites);
+        replay(stateJournal.leftovers(), stateRecorder, load.state());
         load.state().bindings().readThrough(quickReads);
         Router router = new Router(new SelectionPipeline(), null, smartKeys, load.state());
         Forwarder forwarder = new Forwarder(snapshot, router, upstream, stateRecorder, leases, countedEvents,
@@ -106,5 +113,16 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
     void addRoutes(Map<String, HttpServlet> routes, Clock clock) {
         routes.put("/v1/*", new ProxyServlet(forwarder, clock, proxies, keyFailures, bodies));
         routes.put("/status", new StatusServlet(snapshot, leases::inFlight, clock));
+    }
+
+    /** D-1: what a crashed (or outage-stopped) run applied in memory but never wrote, oldest first. */
+    private static void replay(List<PendingState> leftovers, StateRecorder recorder, LoadState load) {
+        for (PendingState change : leftovers) {
+            if (change instanceof PendingState.GroupHalt halt) {
+                load.replay(halt);
+            } else {
+                recorder.replay(change);
+            }
+        }
     }
 }

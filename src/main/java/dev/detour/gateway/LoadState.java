@@ -161,6 +161,16 @@ public final class LoadState {
         }
     }
 
+    /** D-1: a halt an earlier run kept in its journal but never wrote: queued again, overlaid until durable. */
+    public void replay(PendingState.GroupHalt halt) {
+        HaltWrite write = new HaltWrite(halt.groupId(), halt.until(), halt.streak(), halt.reason(), halt.at());
+        StateWrites writes = deferred;
+        snapshot.update(view -> {
+            writes.add(write);
+            return write.overlay(view);
+        });
+    }
+
     /** S-9 halt (or clear) of one group: absolute values, so writing it twice is harmless. */
     private final class HaltWrite implements StateWrites.Write {
         private final long groupId;
@@ -194,6 +204,11 @@ public final class LoadState {
         @Override
         public String describe() {
             return "halt of group " + groupId + " until " + until;
+        }
+
+        @Override
+        public PendingState pending() {
+            return new PendingState.GroupHalt(groupId, until, streak, reason, at);
         }
     }
 }

@@ -61,6 +61,26 @@ public final class StateRecorder {
         }
     }
 
+    /**
+     * D-1: a failure or success an earlier run applied in memory and kept in its journal but never
+     * wrote: queued for the database again (under its own id, so a write that did land is not made
+     * twice) and overlaid on the snapshot until it is durable.
+     */
+    public void replay(PendingState change) {
+        StateWrites.Write write;
+        if (change instanceof PendingState.FailureSeen f) {
+            write = new FailureWrite(f.id(), f.accountId(), f.modelKey(), f.failure(), f.at());
+        } else if (change instanceof PendingState.SuccessSeen ok) {
+            write = new SuccessWrite(ok.id(), ok.accountId(), ok.modelKey(), ok.at());
+        } else {
+            throw new IllegalArgumentException("not an account state change: " + change);
+        }
+        snapshot.update(view -> {
+            writes.add(write);
+            return write.overlay(view);
+        });
+    }
+
     /** C-3 escalations recorded by this instance since start. */
     public long escalations() {
         return escalations.get();
@@ -156,6 +176,11 @@ public final class StateRecorder {
         public String describe() {
             return "failure of account " + accountId + " (" + failure.kind().wire() + ") at " + at;
         }
+
+        @Override
+        public PendingState pending() {
+            return new PendingState.FailureSeen(id, accountId, modelKey, failure, at);
+        }
     }
 
     /** One success clearing (C-5). */
@@ -199,6 +224,11 @@ public final class StateRecorder {
         @Override
         public String describe() {
             return "success of account " + accountId + " at " + at;
+        }
+
+        @Override
+        public PendingState pending() {
+            return new PendingState.SuccessSeen(id, accountId, modelKey, at);
         }
     }
 }

@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * the database cannot take now stays at the head and is retried until the database answers again;
  * every write is idempotent (a failure or success carries its id to the store's ledger; a halt sets
  * absolute values), so a retry after an ambiguous commit changes nothing twice. Until a write is
- * durable, a reload of the snapshot re-applies it ({@link #overlay}), so a cooldown is never lost.
+ * durable, a reload of the snapshot re-applies it ({@link #overlay}), so a cooldown is never lost;
+ * and it is in the local {@link StateJournal} from before its request is answered until the queue is
+ * empty, so neither a crash nor a stop during a database outage loses it (the next run writes it).
  */
 public final class StateWrites implements AutoCloseable {
     /** One state change: already in memory, to be made durable. */
@@ -28,6 +30,9 @@ public final class StateWrites implements AutoCloseable {
 
         /** For the log: what it is, never a secret. */
         String describe();
+
+        /** The change as data, for the journal. */
+        PendingState pending();
     }
 
     private static final Logger log = LoggerFactory.getLogger(StateWrites.class);
@@ -38,6 +43,7 @@ public final class StateWrites implements AutoCloseable {
 
     private final DatabaseHealth health;
     private final PoolSnapshot snapshot;
+    private final StateJournal journal;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final ArrayDeque<Write> pending = new ArrayDeque<>();
@@ -47,9 +53,10 @@ public final class StateWrites implements AutoCloseable {
     private volatile boolean running = true;
 
     /** Registers itself as the snapshot's overlay, so every reload keeps what is not durable yet. */
-    public StateWrites(DatabaseHealth health, PoolSnapshot snapshot) {
+    public StateWrites(DatabaseHealth health, PoolSnapshot snapshot, StateJournal journal) {
         this.health = health;
         this.snapshot = snapshot;
+        this.journal = journal;
         snapshot.overlayWith(this::overlay);
         this.thread = new Thread(this::loop, "detour-state-writer");
         this.thread.setDaemon(true);
@@ -60,6 +67,7 @@ public final class StateWrites implements AutoCloseable {
     public void add(Write write) {
         lock.lock();
         try {
+            journal.append(write.pending()); // before the request is answered: a crash now keeps it
             pending.addLast(write);
             changed.signalAll();
         } finally {
@@ -184,6 +192,9 @@ public final class StateWrites implements AutoCloseable {
             if (pending.peekFirst() == head) {
                 pending.pollFirst();
             }
+            if (pending.isEmpty()) {
+                journal.clear(); // under the lock: no append slips between the check and the clear
+            }
             changed.signalAll();
         } finally {
             lock.unlock();
@@ -213,8 +224,8 @@ public final class StateWrites implements AutoCloseable {
                 changed.await(50, TimeUnit.MILLISECONDS);
             }
             if (!pending.isEmpty()) {
-                log.error("{} state write(s) not written at shutdown: the database did not answer in time",
-                        pending.size());
+                log.error("{} state write(s) not written at shutdown: the database did not answer in time; "
+                        + "they stay in the local journal and the next start writes them", pending.size());
             }
             running = false;
             pending.clear();
@@ -225,6 +236,7 @@ public final class StateWrites implements AutoCloseable {
             lock.unlock();
         }
         thread.interrupt();
+        journal.close();
     }
 
     @Override

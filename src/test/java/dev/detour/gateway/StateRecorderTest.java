@@ -55,7 +55,7 @@ class StateRecorderTest {
         store = new FlakyStore(List.of(a, b));
         snapshot = new PoolSnapshot(store);
         health = new DatabaseHealth(Clock.fixed(T0, ZoneOffset.UTC));
-        writes = new StateWrites(health, snapshot);
+        writes = new StateWrites(health, snapshot, StateJournal.NONE);
         recorder = new StateRecorder(store, snapshot, writes);
     }
 

@@ -276,6 +276,32 @@ public final class DetourProcess implements AutoCloseable {
         killTree();
     }
 
+    /**
+     * Sends a signal ({@code STOP} to freeze, {@code CONT} to thaw) to this process's embedded mariadbd: the
+     * database stops answering while its connections stay open, as during a Galera failover or a lock wait.
+     */
+    public void signalDatabase(String signal) {
+        List<ProcessHandle> servers = process.toHandle().descendants()
+                .filter(p -> p.info().command().map(c -> c.endsWith("mariadbd") || c.endsWith("mysqld")).orElse(false))
+                .toList();
+        if (servers.size() != 1) {
+            throw new IllegalStateException(name + ": expected one embedded mariadbd, found " + servers.size());
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(servers.get(0).pid()))
+                    .redirectErrorStream(true).start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + signal + " failed: " + new String(kill.getInputStream()
+                        .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Waits for the process to end (a hang guard) and returns its exit code. */
     public int awaitExit(Duration cap) {
         try {
