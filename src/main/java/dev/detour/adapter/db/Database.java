@@ -93,14 +93,20 @@ public final class Database implements AutoCloseable {
         return out.toString();
     }
 
-    /** Applies the migrations of the top-level sql/ folder (packaged as db/migration). */
+    /**
+     * Applies the migrations of the top-level sql/ folder (packaged as db/migration), one instance at a time
+     * (G-4: several instances starting together on a new version run each migration once, the others wait).
+     */
     public void migrate() {
         // a migration may rewrite a large table: its own connection, without D-1's statement bound
-        Flyway.configure()
+        new MigrationLock(migrationUrl, user, password).around(() -> Flyway.configure()
                 .dataSource(migrationUrl, user, password)
                 .locations("classpath:db/migration")
+                // the lock's table makes a new schema non-empty: Flyway starts its history below V1 there
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
                 .load()
-                .migrate();
+                .migrate());
     }
 
     /** True when the database answers and every known migration is applied (O-2 readiness). */
@@ -143,12 +149,15 @@ public final class Database implements AutoCloseable {
         return dataSource;
     }
 
+    /** One unit of work, run again when it lost a conflict (G-4: deadlock, Galera certification failure). */
     public <T> T inTransaction(Function<SqlSession, T> work) {
-        try (SqlSession session = sessions.openSession(false)) {
-            T result = work.apply(session);
-            session.commit();
-            return result;
-        }
+        return TransactionRetry.run(() -> {
+            try (SqlSession session = sessions.openSession(false)) {
+                T result = work.apply(session);
+                session.commit();
+                return result;
+            }
+        });
     }
 
     /** Auto-commit session for single statements and reads. */
