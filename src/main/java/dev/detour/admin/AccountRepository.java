@@ -1,6 +1,5 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.adapter.db.AccountMapper;
 import dev.detour.adapter.db.AccountRow;
 import dev.detour.adapter.db.Database;
@@ -18,9 +17,9 @@ import java.util.Optional;
  */
 public final class AccountRepository {
     private final Database database;
-    private final SecretBox secrets;
+    private final SecretSealer secrets;
 
-    public AccountRepository(Database database, SecretBox secrets) {
+    public AccountRepository(Database database, SecretSealer secrets) {
         this.database = database;
         this.secrets = secrets;
     }

@@ -1,6 +1,5 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.adapter.db.AccountConfigRow;
 import dev.detour.adapter.db.AccountJsonColumns;
 import dev.detour.adapter.db.AccountPolicyColumns;
@@ -47,7 +46,7 @@ public final class AccountRows {
     }
 
     /** Every column, and whether the upstream key opens with the current master key. */
-    public static StoredAccount decode(AccountRow row, SecretBox secrets) {
+    public static StoredAccount decode(AccountRow row, SecretSealer secrets) {
         return decode(row, r -> opens(r, secrets));
     }
 
@@ -103,7 +102,7 @@ public final class AccountRows {
                 r.breakerStep(), r.breakerOpenUntil(), r.backoffStreak());
     }
 
-    private static boolean opens(AccountRow row, SecretBox secrets) {
+    private static boolean opens(AccountRow row, SecretSealer secrets) {
         try {
             secrets.open(row.apiKeyCipher(), row.id());
             return true;
