@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * {@code adapter.*} package is its own node, since adapters are separate technologies.
  */
 class ArchitectureTest {
+    private static final Set<String> USE_CASES = Set.of("admin", "gateway", "recovery");
     private static final Pattern CLASS_NAME = Pattern.compile("dev/detour/[A-Za-z0-9_/$]+");
     /** Packages a package depends on (its own excluded), by the node naming above. */
     private static Map<String, Set<String>> dependencies;
@@ -59,16 +60,37 @@ class ArchitectureTest {
     }
 
     @Test
-    void theUseCasePackagesNeverUseAnAdapter() {
+    void theGatewayAndRecoveryNeverUseAnAdapter() {
         List<String> violations = new ArrayList<>();
-        for (String useCase : List.of("gateway", "recovery")) {
-            adapterUses.forEach((cls, used) -> {
-                if (node(cls).equals(useCase)) {
-                    violations.add(cls + " uses " + used);
-                }
-            });
-        }
+        adapterUses.forEach((cls, used) -> {
+            if (Set.of("gateway", "recovery").contains(node(cls))) {
+                violations.add(cls + " uses " + used);
+            }
+        });
         assertEquals(List.of(), violations);
+    }
+
+    /**
+     * Within one layer no two packages lean on each other: the adapters (each {@code adapter.*})
+     * among themselves, and the use cases ({@code admin}, {@code gateway}, {@code recovery}).
+     */
+    @Test
+    void noTwoPackagesOfOneLayerDependOnEachOther() {
+        List<String> twoWay = new ArrayList<>();
+        dependencies.forEach((a, targets) -> targets.forEach(b -> {
+            if (a.compareTo(b) < 0 && layer(a) != null && layer(a).equals(layer(b))
+                    && dependencies.getOrDefault(b, Set.of()).contains(a)) {
+                twoWay.add(a + " <-> " + b);
+            }
+        }));
+        assertEquals(List.of(), twoWay);
+    }
+
+    private static String layer(String node) {
+        if (node.startsWith("adapter.")) {
+            return "adapters";
+        }
+        return USE_CASES.contains(node) ? "use cases" : null;
     }
 
     /** {@code dev/detour/adapter/db/X} → adapter.db; {@code dev/detour/admin/X$Y} → admin; the root → root. */

@@ -4,7 +4,6 @@ import dev.detour.adapter.db.AccountMapper;
 import dev.detour.adapter.db.AccountRow;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.GroupMapper;
-import dev.detour.adapter.db.GroupRow;
 import dev.detour.core.account.Account;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,8 +53,8 @@ public final class AccountRepository {
     }
 
     /** Every group by id. */
-    public Map<Long, GroupRow> groups() {
-        Map<Long, GroupRow> groups = new LinkedHashMap<>();
+    public Map<Long, AccountGroup> groups() {
+        Map<Long, AccountGroup> groups = new LinkedHashMap<>();
         database.read(s -> s.getMapper(GroupMapper.class).selectAll()).forEach(g -> groups.put(g.id(), g));
         return groups;
     }

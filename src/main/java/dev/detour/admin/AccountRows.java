@@ -5,6 +5,7 @@ import dev.detour.adapter.db.AccountJsonColumns;
 import dev.detour.adapter.db.AccountPolicyColumns;
 import dev.detour.adapter.db.AccountRow;
 import dev.detour.adapter.db.CorruptColumnException;
+import dev.detour.core.StoredText;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountFailureState;
@@ -122,7 +123,7 @@ public final class AccountRows {
                 return p;
             }
         }
-        return fail("unknown platform '" + AccountJsonColumns.shortText(String.valueOf(wire)) + "'");
+        return fail("unknown platform '" + StoredText.shortText(String.valueOf(wire)) + "'");
     }
 
     /** An unknown stored status is config_error (D-4); it used to read as error, which automation could clear. */
@@ -132,7 +133,7 @@ public final class AccountRows {
                 return s;
             }
         }
-        return fail("unknown status '" + AccountJsonColumns.shortText(String.valueOf(wire)) + "'");
+        return fail("unknown status '" + StoredText.shortText(String.valueOf(wire)) + "'");
     }
 
     private static int range(int value, int min, int max, String field) {
