@@ -1,22 +1,16 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.AccountGroup;
 import dev.detour.admin.AuditEntry;
-import dev.detour.admin.BlockRuleEntry;
 import dev.detour.admin.Changes;
 import dev.detour.admin.Groups;
 import dev.detour.admin.ModelStates;
-import dev.detour.admin.PriceEntry;
 import dev.detour.admin.RecoveryActions;
 import dev.detour.admin.SmartRules;
 import dev.detour.admin.StoredSettings;
 import dev.detour.admin.Transactions;
-import dev.detour.core.account.ModelState;
-import dev.detour.core.cooldown.RowChange;
 import dev.detour.gateway.PoolStore.StateChange;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -97,108 +91,6 @@ public final class MyBatisTransactions implements Transactions {
         @Override
         public void bumpPoolRevision() {
             session.getMapper(PoolStateMapper.class).bumpRevision();
-        }
-    }
-
-    private record MyBatisGroups(GroupMapper mapper) implements Groups {
-        @Override
-        public List<AccountGroup> all() {
-            return mapper.selectAll();
-        }
-
-        @Override
-        public AccountGroup byId(long id) {
-            return mapper.selectById(id);
-        }
-
-        @Override
-        public AccountGroup byName(String name) {
-            return mapper.selectByName(name);
-        }
-
-        @Override
-        public long insert(AccountGroup draft) {
-            mapper.insert(draft);
-            return mapper.selectLastInsertId();
-        }
-
-        @Override
-        public void update(AccountGroup group) {
-            mapper.update(group);
-        }
-
-        @Override
-        public void delete(long id) {
-            mapper.delete(id);
-        }
-
-        @Override
-        public long accountCount(long groupId) {
-            return mapper.countAccounts(groupId);
-        }
-    }
-
-    private record MyBatisModelStates(PoolStateMapper pool) implements ModelStates {
-        @Override
-        public boolean lockAccount(long accountId) {
-            return pool.lockAccount(accountId) != null;
-        }
-
-        @Override
-        public List<ModelState> ofAccount(long accountId) {
-            return pool.selectModelStates(accountId).stream().map(ModelStateRow::toState).toList();
-        }
-
-        @Override
-        public List<ModelState> all() {
-            return pool.selectAllModelStates().stream().map(ModelStateRow::toState).toList();
-        }
-
-        @Override
-        public void write(RowChange change) {
-            switch (change.action()) {
-                case UPSERT -> pool.upsertModelState(ModelStateRow.of(change.row()));
-                case DELETE -> pool.deleteModelState(change.row().accountId(), change.row().modelKey());
-                case NONE -> { }
-            }
-        }
-    }
-
-    private record MyBatisSmartRules(SmartMapper mapper) implements SmartRules {
-        @Override
-        public List<PriceEntry> prices() {
-            return mapper.selectPrices();
-        }
-
-        @Override
-        public void upsertPrice(PriceEntry price) {
-            mapper.upsertPrice(price);
-        }
-
-        @Override
-        public void deletePrice(String model) {
-            mapper.deletePrice(model);
-        }
-
-        @Override
-        public List<BlockRuleEntry> blocks() {
-            return mapper.selectBlocks();
-        }
-
-        @Override
-        public BlockRuleEntry block(long id) {
-            return mapper.selectBlock(id);
-        }
-
-        @Override
-        public long insertBlock(BlockRuleEntry rule) {
-            mapper.insertBlock(rule);
-            return mapper.selectLastInsertId();
-        }
-
-        @Override
-        public void deleteBlock(long id) {
-            mapper.deleteBlock(id);
         }
     }
 }
