@@ -2,6 +2,8 @@ package dev.detour;
 
 import dev.detour.adapter.crypto.Secrets;
 import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.MyBatisRequestEvents;
+import dev.detour.adapter.db.MyBatisTransactions;
 import dev.detour.admin.AccountAdmin;
 import dev.detour.admin.AccountRepository;
 import dev.detour.admin.AuditLog;
@@ -19,9 +21,10 @@ record AdminWiring(AuditLog audit, RequestLog requestLog, GroupAdmin groups, Acc
 
     static AdminWiring create(Database database, AccountRepository accounts, Secrets secrets, AuditLog audit,
             Clock clock) {
-        return new AdminWiring(audit, new RequestLog(database), new GroupAdmin(database, audit, clock),
+        MyBatisTransactions transactions = new MyBatisTransactions(database);
+        return new AdminWiring(audit, new RequestLog(new MyBatisRequestEvents(database)), new GroupAdmin(transactions, audit, clock),
                 new AccountAdmin(database, accounts, secrets.box(), audit, clock), new KeyAdmin(database, audit, clock),
-                new ModelAdmin(database, audit, clock), new PriceAdmin(database, audit, clock),
-                new BlockAdmin(database, audit, clock));
+                new ModelAdmin(transactions, audit, clock), new PriceAdmin(transactions, audit, clock),
+                new BlockAdmin(transactions, audit, clock));
     }
 }

@@ -3,16 +3,18 @@ package dev.detour;
 import dev.detour.adapter.api.HealthServlet;
 import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.crypto.Secrets;
+import dev.detour.adapter.db.AdminTokenBootstrap;
 import dev.detour.adapter.db.AsyncEventWriter;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.EmbeddedMariaDb;
+import dev.detour.adapter.db.MyBatisRequestEvents;
+import dev.detour.adapter.db.MyBatisTransactions;
 import dev.detour.adapter.db.StoredFailureScrub;
 import dev.detour.adapter.metrics.Metrics;
 import dev.detour.adapter.proxy.BodyBudget;
 import dev.detour.adapter.web.ConsoleRoutes;
 import dev.detour.adapter.web.ConsoleSessionAuth;
 import dev.detour.admin.AccountRepository;
-import dev.detour.admin.AdminTokenBootstrap;
 import dev.detour.admin.AuditLog;
 import dev.detour.admin.ConsoleUsers;
 import dev.detour.admin.Retention;
@@ -78,7 +80,7 @@ public final class App implements AutoCloseable {
         this.accounts = new AccountRepository(database, secrets.box());
         AuditLog audit = new AuditLog(database, clock);
         // U-5 runtime settings: the gateway and housekeeping follow changes live
-        this.settings = new SiteSettings(database, audit, clock,
+        this.settings = new SiteSettings(new MyBatisTransactions(database), audit, clock,
                 SettingValues.defaults(config.connectTimeout(), config.readTimeout()));
         this.gateway = GatewayWiring.create(config, database, secrets, settings, clock);
         // shared by the console and the admin API; X-4 caps its anonymous (sign-in form) sessions
@@ -87,7 +89,8 @@ public final class App implements AutoCloseable {
         Optional<DemoCredentials> demoLogin = config.demo() ? Optional.of(DemoCredentials.resolve(config, database))
                 : Optional.empty();
         ConsoleUsers consoleUsers = ConsoleWiring.users(config, database, demoLogin, clock);
-        this.retention = new Retention(database, () -> settings.current().retentionDays(), Retention.DEFAULT_BATCH);
+        this.retention = new Retention(new MyBatisRequestEvents(database), () -> settings.current().retentionDays(),
+                Retention.DEFAULT_BATCH);
         this.housekeeping = new RetentionScheduler(retention, settings, clock, Duration.ofMinutes(5));
         AdminWiring admins = AdminWiring.create(database, accounts, secrets, audit, clock);
         AdminToken adminToken = AdminTokenBootstrap.establish(config.adminToken(), database, clock);

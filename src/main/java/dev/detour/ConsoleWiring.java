@@ -3,6 +3,8 @@ package dev.detour;
 import dev.detour.adapter.crypto.PasswordHasher;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.MyBatisAccountsPageSource;
+import dev.detour.adapter.db.MyBatisAdminUsers;
+import dev.detour.adapter.db.MyBatisRequestStats;
 import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.adapter.web.ConsolePool;
 import dev.detour.adapter.web.ConsoleRoutes;
@@ -11,12 +13,12 @@ import dev.detour.adapter.web.OperatingPages;
 import dev.detour.adapter.web.PathSplitServlet;
 import dev.detour.adapter.web.SmartRoutes;
 import dev.detour.admin.AccountBoard;
+import dev.detour.admin.ConsoleModelTest;
 import dev.detour.admin.ConsoleUsers;
 import dev.detour.admin.Dashboard;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
 import dev.detour.demo.DemoCredentials;
-import dev.detour.recovery.ConsoleModelTest;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
 import java.util.Map;
@@ -31,7 +33,7 @@ final class ConsoleWiring {
     /** The console's users, with the first admin created (demo mode keeps its own first-run password). */
     static ConsoleUsers users(DetourConfig config, Database database, Optional<DemoCredentials> demoLogin,
             Clock clock) {
-        ConsoleUsers users = new ConsoleUsers(database, new PasswordHasher(), clock,
+        ConsoleUsers users = new ConsoleUsers(new MyBatisAdminUsers(database), new PasswordHasher(), clock,
                 AuthThrottle.standard("console password", clock));
         users.ensureFirstAdmin(demoLogin.map(DemoCredentials::firstAdminPassword).orElse(config.adminPassword()));
         return users;
@@ -46,7 +48,8 @@ final class ConsoleWiring {
                 new ConsoleModelTest(recovery.admin()), gateway.snapshot()::reload);
         return ConsoleRoutes.create(auth, users, new MyBatisAccountsPageSource(database), clock, pool,
                 new OperatingPages(admins.requestLog(), admins.audit(), settings,
-                        new Dashboard(database, gateway.snapshot()), gateway.snapshot()), gateway.proxies());
+                        new Dashboard(new MyBatisRequestStats(database), gateway.snapshot()), gateway.snapshot()),
+                gateway.proxies());
     }
 
     /** Smart-key pages; /keys/* is shared: the key list (console) and the per-key policy editor and rotate. */

@@ -1,7 +1,5 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.crypto.SecretBox;
-import dev.detour.adapter.crypto.Secrets;
 import dev.detour.adapter.db.AccountConfigRow;
 import dev.detour.adapter.db.AccountJsonColumns;
 import dev.detour.adapter.db.AccountMapper;
@@ -9,6 +7,7 @@ import dev.detour.adapter.db.AccountRow;
 import dev.detour.adapter.db.AccountSecretRow;
 import dev.detour.adapter.db.Database;
 import dev.detour.core.ValidationException;
+import dev.detour.core.secret.SecretMask;
 import java.time.Clock;
 import java.util.List;
 import org.apache.ibatis.session.SqlSession;
@@ -25,12 +24,12 @@ import org.apache.ibatis.session.SqlSession;
 public final class AccountAdmin {
     private final Database database;
     private final AccountRepository repository;
-    private final SecretBox secrets;
+    private final SecretSealer secrets;
     private final AuditLog audit;
     private final Clock clock;
     private final AccountMerge merge;
 
-    public AccountAdmin(Database database, AccountRepository repository, SecretBox secrets, AuditLog audit, Clock clock) {
+    public AccountAdmin(Database database, AccountRepository repository, SecretSealer secrets, AuditLog audit, Clock clock) {
         this.database = database;
         this.repository = repository;
         this.secrets = secrets;
@@ -110,7 +109,7 @@ public final class AccountAdmin {
     }
 
     private void storeSecret(AccountMapper accounts, long id, String apiKey) {
-        accounts.updateSecret(new AccountSecretRow(id, secrets.seal(apiKey, id), Secrets.hint(apiKey)));
+        accounts.updateSecret(new AccountSecretRow(id, secrets.seal(apiKey, id), SecretMask.hint(apiKey)));
     }
 
     private void changed(SqlSession s, String actor, String action, long id, StoredAccount before, StoredAccount after) {

@@ -1,6 +1,5 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.db.GroupRow;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountFailureState;
 import dev.detour.core.account.ModelState;
@@ -40,7 +39,7 @@ public final class AccountBoard {
 
     public List<AccountCard> cards(BoardFilter filter) {
         Instant now = clock.instant();
-        Map<Long, GroupRow> groupsById = groups.list().stream().collect(Collectors.toMap(GroupRow::id, Function.identity()));
+        Map<Long, AccountGroup> groupsById = groups.list().stream().collect(Collectors.toMap(AccountGroup::id, Function.identity()));
         Map<Long, List<ModelState>> rows = models.allRows().stream().collect(Collectors.groupingBy(ModelState::accountId));
         return accounts.list().stream()
                 .filter(a -> !a.account().archived())
@@ -70,11 +69,11 @@ public final class AccountBoard {
         return keys.stream().map(k -> ModelLine.of(k, account.mappings(), rows.get(k), now)).toList();
     }
 
-    public List<GroupRow> groups() {
+    public List<AccountGroup> groups() {
         return groups.list();
     }
 
-    private AccountCard card(StoredAccount stored, GroupRow group, List<ModelState> rows, Instant now) {
+    private AccountCard card(StoredAccount stored, AccountGroup group, List<ModelState> rows, Instant now) {
         Account a = stored.account();
         AccountFailureState f = a.failure();
         Instant cooldownUntil = AccountFailureState.later(f.nextRetryAt(), f.cooldownUntil());

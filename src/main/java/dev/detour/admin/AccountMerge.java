@@ -3,7 +3,6 @@ package dev.detour.admin;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
 import dev.detour.adapter.db.GroupMapper;
-import dev.detour.adapter.db.GroupRow;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelMappings;
@@ -53,9 +52,9 @@ final class AccountMerge {
     /** By name ({@code group}) or id ({@code group_id}); when both are given they must agree. */
     private static long groupId(AccountPatch p, SqlSession s) {
         GroupMapper groups = s.getMapper(GroupMapper.class);
-        GroupRow byName = p.groupName() != null ? groups.selectByName(p.groupName()) : null;
-        GroupRow byId = p.groupId() != null ? groups.selectById(p.groupId()) : null;
-        GroupRow group = byName != null ? byName : byId;
+        AccountGroup byName = p.groupName() != null ? groups.selectByName(p.groupName()) : null;
+        AccountGroup byId = p.groupId() != null ? groups.selectById(p.groupId()) : null;
+        AccountGroup group = byName != null ? byName : byId;
         boolean missing = (p.groupName() != null && byName == null) || (p.groupId() != null && byId == null);
         if (missing || group == null || (byName != null && byId != null && byName.id() != byId.id())) {
             throw new ValidationException("validation.group", "group", "unknown group");

@@ -1,11 +1,9 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.adapter.db.AccountMapper;
 import dev.detour.adapter.db.AccountRow;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.GroupMapper;
-import dev.detour.adapter.db.GroupRow;
 import dev.detour.core.account.Account;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,9 +16,9 @@ import java.util.Optional;
  */
 public final class AccountRepository {
     private final Database database;
-    private final SecretBox secrets;
+    private final SecretSealer secrets;
 
-    public AccountRepository(Database database, SecretBox secrets) {
+    public AccountRepository(Database database, SecretSealer secrets) {
         this.database = database;
         this.secrets = secrets;
     }
@@ -55,8 +53,8 @@ public final class AccountRepository {
     }
 
     /** Every group by id. */
-    public Map<Long, GroupRow> groups() {
-        Map<Long, GroupRow> groups = new LinkedHashMap<>();
+    public Map<Long, AccountGroup> groups() {
+        Map<Long, AccountGroup> groups = new LinkedHashMap<>();
         database.read(s -> s.getMapper(GroupMapper.class).selectAll()).forEach(g -> groups.put(g.id(), g));
         return groups;
     }

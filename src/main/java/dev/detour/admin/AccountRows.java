@@ -1,11 +1,11 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.adapter.db.AccountConfigRow;
 import dev.detour.adapter.db.AccountJsonColumns;
 import dev.detour.adapter.db.AccountPolicyColumns;
 import dev.detour.adapter.db.AccountRow;
 import dev.detour.adapter.db.CorruptColumnException;
+import dev.detour.core.StoredText;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountFailureState;
@@ -47,7 +47,7 @@ public final class AccountRows {
     }
 
     /** Every column, and whether the upstream key opens with the current master key. */
-    public static StoredAccount decode(AccountRow row, SecretBox secrets) {
+    public static StoredAccount decode(AccountRow row, SecretSealer secrets) {
         return decode(row, r -> opens(r, secrets));
     }
 
@@ -103,7 +103,7 @@ public final class AccountRows {
                 r.breakerStep(), r.breakerOpenUntil(), r.backoffStreak());
     }
 
-    private static boolean opens(AccountRow row, SecretBox secrets) {
+    private static boolean opens(AccountRow row, SecretSealer secrets) {
         try {
             secrets.open(row.apiKeyCipher(), row.id());
             return true;
@@ -123,7 +123,7 @@ public final class AccountRows {
                 return p;
             }
         }
-        return fail("unknown platform '" + AccountJsonColumns.shortText(String.valueOf(wire)) + "'");
+        return fail("unknown platform '" + StoredText.shortText(String.valueOf(wire)) + "'");
     }
 
     /** An unknown stored status is config_error (D-4); it used to read as error, which automation could clear. */
@@ -133,7 +133,7 @@ public final class AccountRows {
                 return s;
             }
         }
-        return fail("unknown status '" + AccountJsonColumns.shortText(String.valueOf(wire)) + "'");
+        return fail("unknown status '" + StoredText.shortText(String.valueOf(wire)) + "'");
     }
 
     private static int range(int value, int min, int max, String field) {

@@ -1,7 +1,6 @@
 package dev.detour.admin;
 
 import dev.detour.adapter.db.AuditMapper;
-import dev.detour.adapter.db.AuditRow;
 import dev.detour.adapter.db.Database;
 import java.time.Clock;
 import java.util.List;
@@ -23,12 +22,22 @@ public final class AuditLog {
 
     void record(SqlSession session, String actor, String action, String targetType, long targetId,
             String beforeJson, String afterJson) {
-        session.getMapper(AuditMapper.class).insert(new AuditRow(0, actor, action, targetType,
-                Long.toString(targetId), beforeJson, afterJson, clock.instant()));
+        session.getMapper(AuditMapper.class).insert(entry(actor, action, targetType, targetId, beforeJson, afterJson));
+    }
+
+    void record(Changes changes, String actor, String action, String targetType, long targetId,
+            String beforeJson, String afterJson) {
+        changes.audit(entry(actor, action, targetType, targetId, beforeJson, afterJson));
+    }
+
+    private AuditEntry entry(String actor, String action, String targetType, long targetId, String beforeJson,
+            String afterJson) {
+        return new AuditEntry(0, actor, action, targetType, Long.toString(targetId), beforeJson, afterJson,
+                clock.instant());
     }
 
     /** Newest first; limit clamped to 1..500. */
-    public List<AuditRow> recent(int limit) {
+    public List<AuditEntry> recent(int limit) {
         int clamped = Math.max(1, Math.min(MAX_LIMIT, limit));
         return database.read(s -> s.getMapper(AuditMapper.class).selectRecent(clamped));
     }

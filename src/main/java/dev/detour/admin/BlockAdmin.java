@@ -2,10 +2,6 @@ package dev.detour.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.adapter.db.BlockRow;
-import dev.detour.adapter.db.Database;
-import dev.detour.adapter.db.PoolStateMapper;
-import dev.detour.adapter.db.SmartMapper;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.selection.BlockScope;
@@ -19,22 +15,22 @@ import java.util.List;
  * optional expiry. Never auto-recovered: only an operator's delete (or the expiry) lifts one.
  */
 public final class BlockAdmin {
-    private final Database database;
+    private final Transactions transactions;
     private final AuditLog audit;
     private final Clock clock;
 
-    public BlockAdmin(Database database, AuditLog audit, Clock clock) {
-        this.database = database;
+    public BlockAdmin(Transactions transactions, AuditLog audit, Clock clock) {
+        this.transactions = transactions;
         this.audit = audit;
         this.clock = clock;
     }
 
-    public List<BlockRow> list() {
-        return database.read(s -> s.getMapper(SmartMapper.class).selectBlocks());
+    public List<BlockRuleEntry> list() {
+        return transactions.read(c -> c.smartRules().blocks());
     }
 
     /** {@code {"scope":"account|model|endpoint_family|group","value":…,"reason":…,"expires_at":…}}. */
-    public BlockRow create(String actor, JsonNode body) {
+    public BlockRuleEntry create(String actor, JsonNode body) {
         BlockScope scope = BlockScope.fromWire(body.path("scope").asText(null));
         String value = body.path("value").isValueNode() ? body.path("value").asText("").trim() : "";
         if (value.isEmpty() || value.length() > 191) {
@@ -47,26 +43,26 @@ public final class BlockAdmin {
         }
         Instant expires = expiry(body.get("expires_at"));
         Instant now = clock.instant();
-        return database.inTransaction(s -> {
-            SmartMapper mapper = s.getMapper(SmartMapper.class);
-            mapper.insertBlock(new BlockRow(null, scope.wire(), value, reason, actor, expires, now));
-            BlockRow created = mapper.selectBlock(mapper.selectLastInsertId());
-            audit.record(s, actor, "block.create", "block", created.id(), null, PriceAdmin.json(document(created)));
-            s.getMapper(PoolStateMapper.class).bumpRevision();
+        return transactions.inTransaction(c -> {
+            SmartRules rules = c.smartRules();
+            BlockRuleEntry created = rules.block(rules.insertBlock(
+                    new BlockRuleEntry(null, scope.wire(), value, reason, actor, expires, now)));
+            audit.record(c, actor, "block.create", "block", created.id(), null, PriceAdmin.json(document(created)));
+            c.bumpPoolRevision();
             return created;
         });
     }
 
     public void delete(String actor, long id) {
-        database.inTransaction(s -> {
-            SmartMapper mapper = s.getMapper(SmartMapper.class);
-            BlockRow before = mapper.selectBlock(id);
+        transactions.inTransaction(c -> {
+            SmartRules rules = c.smartRules();
+            BlockRuleEntry before = rules.block(id);
             if (before == null) {
                 throw new NotFoundException("block rule " + id + " does not exist");
             }
-            mapper.deleteBlock(id);
-            audit.record(s, actor, "block.delete", "block", id, PriceAdmin.json(document(before)), null);
-            s.getMapper(PoolStateMapper.class).bumpRevision();
+            rules.deleteBlock(id);
+            audit.record(c, actor, "block.delete", "block", id, PriceAdmin.json(document(before)), null);
+            c.bumpPoolRevision();
             return null;
         });
     }
@@ -104,7 +100,7 @@ public final class BlockAdmin {
         }
     }
 
-    public static ObjectNode document(BlockRow b) {
+    public static ObjectNode document(BlockRuleEntry b) {
         ObjectNode o = Documents.JSON.createObjectNode();
         o.put("id", b.id()).put("scope", b.scope()).put("value", b.value()).put("reason", b.reason())
                 .put("operator", b.operator()).put("expires_at", b.expiresAt() == null ? null : b.expiresAt().toString())

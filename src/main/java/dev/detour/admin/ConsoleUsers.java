@@ -1,10 +1,5 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.crypto.PasswordHasher;
-import dev.detour.adapter.db.AdminUserMapper;
-import dev.detour.adapter.db.AdminUserRow;
-import dev.detour.adapter.db.Database;
-import dev.detour.adapter.security.AuthThrottle;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,15 +14,15 @@ public final class ConsoleUsers {
     private static final Logger log = LoggerFactory.getLogger(ConsoleUsers.class);
     private static final int MAX_FIELD_LENGTH = 256;
 
-    private final Database database;
-    private final PasswordHasher hasher;
+    private final AdminUsers users;
+    private final PasswordCheck hasher;
     private final Clock clock;
-    private final AuthThrottle throttle;
+    private final SignInThrottle throttle;
     private final SecureRandom random = new SecureRandom();
     private volatile String unknownUserHash;
 
-    public ConsoleUsers(Database database, PasswordHasher hasher, Clock clock, AuthThrottle throttle) {
-        this.database = database;
+    public ConsoleUsers(AdminUsers users, PasswordCheck hasher, Clock clock, SignInThrottle throttle) {
+        this.users = users;
         this.hasher = hasher;
         this.clock = clock;
         this.throttle = throttle;
@@ -38,13 +33,11 @@ public final class ConsoleUsers {
      * password, or with a random one printed once on standard output (never logged). Safe to call at every start.
      */
     public void ensureFirstAdmin(Optional<String> configuredPassword) {
-        if (database.read(s -> s.getMapper(AdminUserMapper.class).countAll()) > 0) {
+        if (users.anyExists()) {
             return;
         }
         String password = configuredPassword.orElseGet(this::randomPassword);
-        AdminUserRow row = new AdminUserRow(null, FIRST_ADMIN, hasher.hash(password), clock.instant(), null);
-        int inserted = database.inTransaction(s -> s.getMapper(AdminUserMapper.class).insertIgnore(row));
-        if (inserted == 0) {
+        if (!users.createIfAbsent(FIRST_ADMIN, hasher.hash(password), clock.instant())) {
             return; // another instance created it first; its log shows the password
         }
         if (configuredPassword.isPresent()) {
@@ -70,18 +63,17 @@ public final class ConsoleUsers {
             throttle.failed(clientIp, username);
             return SignInResult.rejected();
         }
-        Optional<AdminUserRow> user = database.read(s -> s.getMapper(AdminUserMapper.class).selectByUsername(username.trim()));
+        Optional<AdminUsers.AdminUser> user = users.find(username.trim());
         // Unknown names cost one PBKDF2 run too, so timing does not reveal which names exist.
-        boolean ok = hasher.verify(password, user.map(AdminUserRow::passwordHash).orElseGet(this::unknownUserHash))
+        boolean ok = hasher.verify(password, user.map(AdminUsers.AdminUser::passwordHash).orElseGet(this::unknownUserHash))
                 && user.isPresent();
         if (!ok) {
             throttle.failed(clientIp, username);
             return SignInResult.rejected();
         }
         throttle.succeeded(clientIp, username);
-        AdminUserRow signedIn = new AdminUserRow(user.get().id(), user.get().username(), null, null, clock.instant());
-        database.inTransaction(s -> s.getMapper(AdminUserMapper.class).updateLastLoginAt(signedIn));
-        return SignInResult.signedIn(signedIn.username());
+        users.recordSignIn(user.get().id(), clock.instant());
+        return SignInResult.signedIn(user.get().username());
     }
 
     private String unknownUserHash() {

@@ -1,9 +1,5 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.db.Database;
-import dev.detour.adapter.db.FailingAccountRow;
-import dev.detour.adapter.db.StatsBucket;
-import dev.detour.adapter.db.StatsMapper;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.ModelState;
 import dev.detour.gateway.PoolSnapshot;
@@ -62,11 +58,11 @@ public final class Dashboard {
 
     private static final DateTimeFormatter HH_MM = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
 
-    private final Database database;
+    private final RequestStats stats;
     private final PoolSnapshot snapshot;
 
-    public Dashboard(Database database, PoolSnapshot snapshot) {
-        this.database = database;
+    public Dashboard(RequestStats stats, PoolSnapshot snapshot) {
+        this.stats = stats;
         this.snapshot = snapshot;
     }
 
@@ -82,38 +78,25 @@ public final class Dashboard {
 
     /** One window of {@code slots} buckets (minutes or hours) ending at {@code until} (exclusive). */
     Window window(String name, Instant since, Instant until, int slots, boolean hourly) {
-        return database.read(s -> {
-            StatsMapper m = s.getMapper(StatsMapper.class);
-            StatsBucket totals = m.totals(since, until);
-            long[] requests = new long[slots];
-            long[] tokens = new long[slots];
-            for (StatsBucket b : m.buckets(since, until, hourly)) {
-                if (b.bucket() >= 0 && b.bucket() < slots) {
-                    requests[(int) b.bucket()] = b.requests();
-                    tokens[(int) b.bucket()] = b.tokens();
-                }
+        RequestStats.WindowStats w = stats.window(since, until, hourly);
+        RequestStats.Bucket totals = w.totals();
+        long[] requests = new long[slots];
+        long[] tokens = new long[slots];
+        for (RequestStats.Bucket b : w.buckets()) {
+            if (b.bucket() >= 0 && b.bucket() < slots) {
+                requests[(int) b.bucket()] = b.requests();
+                tokens[(int) b.bucket()] = b.tokens();
             }
-            List<String> labels = new ArrayList<>(slots);
-            for (int i = 0; i < slots; i++) {
-                labels.add(HH_MM.format(since.plus(hourly ? Duration.ofHours(i) : Duration.ofMinutes(i))));
-            }
-            double minutes = Duration.between(since, until).toMinutes();
-            Double successPct = totals.requests() == 0 ? null : 100.0 * totals.successes() / totals.requests();
-            return new Window(name, totals.requests(), totals.requests() / minutes, successPct,
-                    percentile(m, since, until, false, 50), percentile(m, since, until, false, 95),
-                    percentile(m, since, until, true, 50), percentile(m, since, until, true, 95),
-                    totals.tokens(), totals.costMicros(), SvgChart.bars(requests, labels), SvgChart.bars(tokens, labels));
-        });
-    }
-
-    /** Nearest-rank percentile: the ⌈p·n⌉-th smallest value; null without data. */
-    static Integer percentile(StatsMapper m, Instant since, Instant until, boolean ttft, int p) {
-        long n = m.countTimed(since, until, ttft);
-        if (n == 0) {
-            return null;
         }
-        long rank = (long) Math.ceil(p / 100.0 * n);
-        return m.timedAt(since, until, ttft, Math.max(0, rank - 1));
+        List<String> labels = new ArrayList<>(slots);
+        for (int i = 0; i < slots; i++) {
+            labels.add(HH_MM.format(since.plus(hourly ? Duration.ofHours(i) : Duration.ofMinutes(i))));
+        }
+        double minutes = Duration.between(since, until).toMinutes();
+        Double successPct = totals.requests() == 0 ? null : 100.0 * totals.successes() / totals.requests();
+        return new Window(name, totals.requests(), totals.requests() / minutes, successPct,
+                w.p50LatencyMs(), w.p95LatencyMs(), w.p50TtftMs(), w.p95TtftMs(),
+                totals.tokens(), totals.costMicros(), SvgChart.bars(requests, labels), SvgChart.bars(tokens, labels));
     }
 
     static Map<String, Long> accountsByState(PoolSnapshot.View view, Instant now) {
@@ -150,7 +133,7 @@ public final class Dashboard {
     }
 
     List<FailingAccount> topFailing(PoolSnapshot.View view, Instant since, Instant until) {
-        List<FailingAccountRow> rows = database.read(s -> s.getMapper(StatsMapper.class).topFailing(since, until, 5));
+        List<RequestStats.FailingAccountCount> rows = stats.topFailing(since, until, 5);
         return rows.stream().map(r -> {
             Account a = view.byId().get(r.accountId());
             return new FailingAccount(r.accountId(), a == null ? "#" + r.accountId() : a.name(), r.failures(),

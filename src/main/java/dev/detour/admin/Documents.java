@@ -3,7 +3,6 @@ package dev.detour.admin;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.adapter.db.GroupRow;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.RecoveryRule;
 
@@ -17,7 +16,7 @@ public final class Documents {
     private Documents() {
     }
 
-    public static ObjectNode group(GroupRow g) {
+    public static ObjectNode group(AccountGroup g) {
         ObjectNode o = JSON.createObjectNode();
         o.put("id", g.id()).put("name", g.name()).put("ratio_ppm", g.ratioPpm()).put("color", g.color())
                 .put("halt_policy", g.haltPolicy());

@@ -5,11 +5,11 @@ package dev.detour.admin;
  * in the log. Standard output is what a newcomer sees under {@code ./mvnw -q compile exec:java}
  * (Maven's {@code -q} swallows log lines) and what systemd's journal keeps for a service.
  */
-final class FirstRunNotice {
+public final class FirstRunNotice {
     private FirstRunNotice() {
     }
 
-    static void show(String line) {
+    public static void show(String line) {
         System.out.println(line);
         System.out.flush();
     }

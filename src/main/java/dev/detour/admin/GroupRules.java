@@ -1,6 +1,6 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.db.AccountJsonColumns;
+import dev.detour.core.StoredText;
 import dev.detour.core.ValidationException;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -43,7 +43,7 @@ public final class GroupRules {
      */
     public static String configError(long ratioPpm, String haltPolicy) {
         if (!"off".equals(haltPolicy) && !"on".equals(haltPolicy)) {
-            return "halt_policy: unknown halt policy '" + AccountJsonColumns.shortText(
+            return "halt_policy: unknown halt policy '" + StoredText.shortText(
                     String.valueOf(haltPolicy)) + "'";
         }
         try {

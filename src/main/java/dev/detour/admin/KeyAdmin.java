@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.adapter.db.GroupMapper;
-import dev.detour.adapter.db.GroupRow;
 import dev.detour.adapter.db.KeyMapper;
 import dev.detour.adapter.db.KeyRow;
 import dev.detour.core.ValidationException;
@@ -148,7 +147,7 @@ public final class KeyAdmin {
 
     private static Map<String, Long> groupIds(SqlSession s) {
         Map<String, Long> ids = new HashMap<>();
-        for (GroupRow g : s.getMapper(GroupMapper.class).selectAll()) {
+        for (AccountGroup g : s.getMapper(GroupMapper.class).selectAll()) {
             ids.put(g.name(), g.id());
         }
         return ids;

@@ -1,8 +1,5 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.db.Database;
-import dev.detour.adapter.db.ModelStateRow;
-import dev.detour.adapter.db.PoolStateMapper;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.ModelState;
 import dev.detour.core.cooldown.ModelOps;
@@ -11,7 +8,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.BiFunction;
-import org.apache.ibatis.session.SqlSession;
 
 /**
  * U-4 / SPEC §9 manual model operations (暂停 / 恢复 / 解除 / 全部解除) on the account_models rows,
@@ -21,26 +17,24 @@ import org.apache.ibatis.session.SqlSession;
  */
 public final class ModelAdmin {
     private static final int MAX_MODEL_KEY = 191;
-    private final Database database;
+    private final Transactions transactions;
     private final AuditLog audit;
     private final Clock clock;
 
-    public ModelAdmin(Database database, AuditLog audit, Clock clock) {
-        this.database = database;
+    public ModelAdmin(Transactions transactions, AuditLog audit, Clock clock) {
+        this.transactions = transactions;
         this.audit = audit;
         this.clock = clock;
     }
 
     /** Every stored model row of the account (paused, cooling, error, or left with a failure trace). */
     public List<ModelState> rows(long accountId) {
-        return database.read(s -> s.getMapper(PoolStateMapper.class).selectModelStates(accountId)).stream()
-                .map(ModelStateRow::toState).toList();
+        return transactions.read(c -> c.modelStates().ofAccount(accountId));
     }
 
     /** Every model row of the pool in one read (the accounts page polls this). */
     public List<ModelState> allRows() {
-        return database.read(s -> s.getMapper(PoolStateMapper.class).selectAllModelStates()).stream()
-                .map(ModelStateRow::toState).toList();
+        return transactions.read(c -> c.modelStates().all());
     }
 
     /** 暂停: creates the row for a model that never failed. Returns the number of rows changed (0 or 1). */
@@ -61,13 +55,12 @@ public final class ModelAdmin {
 
     /** 全部解除: only rows with something to clear; paused and healthy rows are skipped. */
     public int clearAll(String actor, long accountId) {
-        return database.inTransaction(s -> {
-            PoolStateMapper pool = locked(s, accountId);
-            List<ModelState> rows = pool.selectModelStates(accountId).stream().map(ModelStateRow::toState).toList();
-            List<RowChange> changes = ModelOps.clearAll(rows);
-            changes.forEach(c -> write(pool, c));
-            List<String> keys = changes.stream().map(c -> c.row().modelKey()).toList();
-            finish(s, actor, "model.clear_all", accountId, null, keys.isEmpty() ? null
+        return transactions.inTransaction(c -> {
+            ModelStates states = locked(c, accountId);
+            List<RowChange> changes = ModelOps.clearAll(states.ofAccount(accountId));
+            changes.forEach(states::write);
+            List<String> keys = changes.stream().map(change -> change.row().modelKey()).toList();
+            finish(c, actor, "model.clear_all", accountId, null, keys.isEmpty() ? null
                     : Documents.JSON.createObjectNode().set("cleared", Documents.JSON.valueToTree(keys)).toString());
             return changes.size();
         });
@@ -76,39 +69,31 @@ public final class ModelAdmin {
     private int one(String actor, long accountId, String modelKey, String action,
             BiFunction<ModelState, Instant, RowChange> op) {
         String key = modelKey(modelKey);
-        return database.inTransaction(s -> {
-            PoolStateMapper pool = locked(s, accountId);
-            ModelState existing = pool.selectModelStates(accountId).stream().map(ModelStateRow::toState)
+        return transactions.inTransaction(c -> {
+            ModelStates states = locked(c, accountId);
+            ModelState existing = states.ofAccount(accountId).stream()
                     .filter(r -> r.modelKey().equals(key)).findFirst().orElse(null);
             RowChange change = op.apply(existing, clock.instant());
-            write(pool, change);
+            states.write(change);
             if (change.changes()) {
-                finish(s, actor, action, accountId, describe(key, existing),
+                finish(c, actor, action, accountId, describe(key, existing),
                         change.action() == RowChange.Action.DELETE ? null : describe(key, change.row()));
             }
             return change.changes() ? 1 : 0;
         });
     }
 
-    private static PoolStateMapper locked(SqlSession s, long accountId) {
-        PoolStateMapper pool = s.getMapper(PoolStateMapper.class);
-        if (pool.lockAccount(accountId) == null) {
+    private static ModelStates locked(Changes c, long accountId) {
+        ModelStates states = c.modelStates();
+        if (!states.lockAccount(accountId)) {
             throw new NotFoundException("account " + accountId + " does not exist");
         }
-        return pool;
+        return states;
     }
 
-    private static void write(PoolStateMapper pool, RowChange change) {
-        switch (change.action()) {
-            case UPSERT -> pool.upsertModelState(ModelStateRow.of(change.row()));
-            case DELETE -> pool.deleteModelState(change.row().accountId(), change.row().modelKey());
-            case NONE -> { }
-        }
-    }
-
-    private void finish(SqlSession s, String actor, String action, long accountId, String before, String after) {
-        audit.record(s, actor, action, "account", accountId, before, after);
-        s.getMapper(PoolStateMapper.class).bumpRevision();
+    private void finish(Changes c, String actor, String action, long accountId, String before, String after) {
+        audit.record(c, actor, action, "account", accountId, before, after);
+        c.bumpPoolRevision();
     }
 
     private static String describe(String key, ModelState row) {

@@ -3,9 +3,6 @@ package dev.detour.admin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.adapter.db.Database;
-import dev.detour.adapter.db.PriceRow;
-import dev.detour.adapter.db.SmartMapper;
 import dev.detour.core.ValidationException;
 import java.time.Clock;
 import java.util.List;
@@ -15,39 +12,39 @@ import java.util.List;
  * replaces the whole table (a model left out becomes unknown). Audited; bumps the pool revision.
  */
 public final class PriceAdmin {
-    private final Database database;
+    private final Transactions transactions;
     private final AuditLog audit;
     private final Clock clock;
 
-    public PriceAdmin(Database database, AuditLog audit, Clock clock) {
-        this.database = database;
+    public PriceAdmin(Transactions transactions, AuditLog audit, Clock clock) {
+        this.transactions = transactions;
         this.audit = audit;
         this.clock = clock;
     }
 
-    public List<PriceRow> list() {
-        return database.read(s -> s.getMapper(SmartMapper.class).selectPrices());
+    public List<PriceEntry> list() {
+        return transactions.read(c -> c.smartRules().prices());
     }
 
     /** {@code {"prices":[{"model":…,"input_micros_per_m":…,"output_micros_per_m":…}]}}. */
-    public List<PriceRow> replace(String actor, JsonNode body) {
+    public List<PriceEntry> replace(String actor, JsonNode body) {
         JsonNode items = body.get("prices");
         if (items == null || !items.isArray()) {
             throw new ValidationException("validation.prices", "prices", "prices must be a list");
         }
-        List<PriceRow> rows = new java.util.ArrayList<>();
+        List<PriceEntry> rows = new java.util.ArrayList<>();
         for (JsonNode item : items) {
             rows.add(row(item));
         }
-        return database.inTransaction(s -> {
-            SmartMapper mapper = s.getMapper(SmartMapper.class);
-            List<PriceRow> before = mapper.selectPrices();
-            before.forEach(p -> mapper.deletePrice(p.model()));
-            rows.forEach(mapper::upsertPrice);
-            audit.record(s, actor, "prices.replace", "prices", 0, json(document(before)),
+        return transactions.inTransaction(c -> {
+            SmartRules rules = c.smartRules();
+            List<PriceEntry> before = rules.prices();
+            before.forEach(p -> rules.deletePrice(p.model()));
+            rows.forEach(rules::upsertPrice);
+            audit.record(c, actor, "prices.replace", "prices", 0, json(document(before)),
                     json(document(rows)));
-            s.getMapper(dev.detour.adapter.db.PoolStateMapper.class).bumpRevision();
-            return mapper.selectPrices();
+            c.bumpPoolRevision();
+            return rules.prices();
         });
     }
 
@@ -55,7 +52,7 @@ public final class PriceAdmin {
     public void put(String actor, String model, Long input, Long output) {
         ObjectNode body = Documents.JSON.createObjectNode();
         ArrayNode items = body.putArray("prices");
-        for (PriceRow p : list()) {
+        for (PriceEntry p : list()) {
             if (!p.model().equals(model == null ? null : model.trim())) {
                 items.addObject().put("model", p.model()).put("input_micros_per_m", p.inputMicrosPerM())
                         .put("output_micros_per_m", p.outputMicrosPerM());
@@ -67,12 +64,12 @@ public final class PriceAdmin {
         replace(actor, body);
     }
 
-    private PriceRow row(JsonNode item) {
+    private PriceEntry row(JsonNode item) {
         String model = item.path("model").asText("").trim();
         if (model.isEmpty() || model.length() > 191) {
             throw new ValidationException("validation.price.model", "model", "model must be 1–191 characters");
         }
-        return new PriceRow(model, micros(item, "input_micros_per_m"), micros(item, "output_micros_per_m"),
+        return new PriceEntry(model, micros(item, "input_micros_per_m"), micros(item, "output_micros_per_m"),
                 clock.instant());
     }
 
@@ -92,7 +89,7 @@ public final class PriceAdmin {
         }
     }
 
-    public static ObjectNode document(List<PriceRow> rows) {
+    public static ObjectNode document(List<PriceEntry> rows) {
         ObjectNode page = Documents.JSON.createObjectNode();
         ArrayNode items = page.putArray("prices");
         rows.forEach(p -> items.addObject().put("model", p.model()).put("input_micros_per_m", p.inputMicrosPerM())

@@ -1,7 +1,5 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.db.Database;
-import dev.detour.adapter.db.MyBatisRecoveryStore;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
 import dev.detour.gateway.PoolSnapshot;
@@ -33,7 +31,7 @@ public final class RecoveryAdmin {
     public record Recovered(long accountId, boolean recovered, String reason) {
     }
 
-    private final Database database;
+    private final Transactions transactions;
     private final AuditLog audit;
     private final PoolSnapshot snapshot;
     private final ModelTester tester;
@@ -43,9 +41,9 @@ public final class RecoveryAdmin {
     private final Clock clock;
 
     /** {@code blocked}: accounts under an operator's block (S-10), which recover-all leaves alone. */
-    public RecoveryAdmin(Database database, AuditLog audit, PoolSnapshot snapshot, ModelTester tester,
+    public RecoveryAdmin(Transactions transactions, AuditLog audit, PoolSnapshot snapshot, ModelTester tester,
             RecoveryStore store, RecoveryScheduler scheduler, LongPredicate blocked, Clock clock) {
-        this.database = database;
+        this.transactions = transactions;
         this.audit = audit;
         this.snapshot = snapshot;
         this.tester = tester;
@@ -60,8 +58,8 @@ public final class RecoveryAdmin {
         ModelTestResult result = tester.test(account(accountId), model, ModelTester.Mode.EXPLICIT);
         String after = Documents.JSON.createObjectNode().put("model", result.model()).put("ok", result.ok())
                 .put("status", result.status()).put("latency_ms", result.latencyMs()).toString();
-        database.inTransaction(s -> {
-            audit.record(s, actor, "account.test", "account", accountId, null, after);
+        transactions.inTransaction(t -> {
+            audit.record(t, actor, "account.test", "account", accountId, null, after);
             return null;
         });
         return result;
@@ -74,9 +72,9 @@ public final class RecoveryAdmin {
             return new Recovered(accountId, false, account.status().wire());
         }
         Instant now = clock.instant();
-        Optional<StateChange> change = database.inTransaction(s -> {
-            Optional<StateChange> c = MyBatisRecoveryStore.reactivate(s, accountId, now);
-            c.ifPresent(x -> audit.record(s, actor, "account.recover", "account", accountId,
+        Optional<StateChange> change = transactions.inTransaction(t -> {
+            Optional<StateChange> c = t.recovery().reactivate(accountId, now);
+            c.ifPresent(x -> audit.record(t, actor, "account.recover", "account", accountId,
                     "{\"status\":\"" + account.status().wire() + "\"}", "{\"status\":\"ok\"}"));
             return c;
         });
@@ -93,13 +91,13 @@ public final class RecoveryAdmin {
                 ids.add(c.accountId());
             }
         }
-        List<StateChange> changes = database.inTransaction(s -> {
+        List<StateChange> changes = transactions.inTransaction(t -> {
             List<StateChange> done = new ArrayList<>();
             for (long id : ids) {
-                MyBatisRecoveryStore.reactivate(s, id, now).ifPresent(done::add);
+                t.recovery().reactivate(id, now).ifPresent(done::add);
             }
             String after = Documents.JSON.valueToTree(done.stream().map(c -> c.account().id()).toList()).toString();
-            audit.record(s, actor, "recovery.recover_all", "recovery", 0, null, "{\"accounts\":" + after + "}");
+            audit.record(t, actor, "recovery.recover_all", "recovery", 0, null, "{\"accounts\":" + after + "}");
             return done;
         });
         changes.forEach(snapshot::apply);
@@ -116,9 +114,9 @@ public final class RecoveryAdmin {
 
     private void setProbesPaused(String actor, boolean paused) {
         boolean before = store.probesPaused();
-        database.inTransaction(s -> {
-            MyBatisRecoveryStore.setProbesPaused(s, paused, clock.instant());
-            audit.record(s, actor, paused ? "recovery.probes_pause" : "recovery.probes_resume", "recovery", 0,
+        transactions.inTransaction(t -> {
+            t.recovery().setProbesPaused(paused, clock.instant());
+            audit.record(t, actor, paused ? "recovery.probes_pause" : "recovery.probes_resume", "recovery", 0,
                     "{\"probes_paused\":" + before + "}", "{\"probes_paused\":" + paused + "}");
             return null;
         });

@@ -2,10 +2,6 @@ package dev.detour.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.adapter.db.Database;
-import dev.detour.adapter.db.EventMapper;
-import dev.detour.adapter.db.EventQuery;
-import dev.detour.adapter.db.EventRow;
 import dev.detour.core.ValidationException;
 import java.util.List;
 import java.util.Optional;
@@ -14,13 +10,13 @@ import java.util.Optional;
 public final class RequestLog {
     public static final int MAX_LIMIT = 200;
 
-    public record Page(List<EventRow> items, String nextCursor) {
+    public record Page(List<LoggedRequest> items, String nextCursor) {
     }
 
-    private final Database database;
+    private final RequestEvents events;
 
-    public RequestLog(Database database) {
-        this.database = database;
+    public RequestLog(RequestEvents events) {
+        this.events = events;
     }
 
     /** @param cursor the previous page's next_cursor (an opaque id), or null for the newest page */
@@ -35,16 +31,14 @@ public final class RequestLog {
             throw new ValidationException("validation.limit", "limit", "limit must be between 1 and " + MAX_LIMIT);
         }
         Long before = cursor == null || cursor.isBlank() ? null : parseCursor(cursor);
-        EventQuery query = new EventQuery(f.keyId(), f.accountId(), f.groupId(), f.model(), f.outcome(), f.status(),
-                f.from(), f.to(), before, size + 1);
-        List<EventRow> rows = database.read(s -> s.getMapper(EventMapper.class).selectPage(query));
+        List<LoggedRequest> rows = events.page(f, before, size + 1);
         boolean more = rows.size() > size;
-        List<EventRow> items = more ? rows.subList(0, size) : rows;
+        List<LoggedRequest> items = more ? rows.subList(0, size) : rows;
         return new Page(items, more ? Long.toString(items.get(items.size() - 1).id(), 36) : null);
     }
 
-    public Optional<EventRow> find(String requestId) {
-        return Optional.ofNullable(database.read(s -> s.getMapper(EventMapper.class).selectByRequestId(requestId)));
+    public Optional<LoggedRequest> find(String requestId) {
+        return events.find(requestId);
     }
 
     private static Long parseCursor(String cursor) {
@@ -56,7 +50,7 @@ public final class RequestLog {
     }
 
     /** The SPEC §9 event document. */
-    public static ObjectNode document(EventRow e) {
+    public static ObjectNode document(LoggedRequest e) {
         ObjectNode o = Documents.JSON.createObjectNode();
         o.put("id", e.requestId()).put("key_id", e.keyId()).put("endpoint", e.endpoint())
                 .put("model", e.requestedModel()).put("model_key", e.modelKey()).put("stream", e.stream())

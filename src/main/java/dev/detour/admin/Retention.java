@@ -1,7 +1,5 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.db.Database;
-import dev.detour.adapter.db.EventMapper;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Supplier;
@@ -17,12 +15,12 @@ public final class Retention {
     public record Result(long deleted, int batches) {
     }
 
-    private final Database database;
+    private final RequestEvents events;
     private final Supplier<Integer> retentionDays;
     private final int batchSize;
 
-    public Retention(Database database, Supplier<Integer> retentionDays, int batchSize) {
-        this.database = database;
+    public Retention(RequestEvents events, Supplier<Integer> retentionDays, int batchSize) {
+        this.events = events;
         this.retentionDays = retentionDays;
         this.batchSize = batchSize;
     }
@@ -33,7 +31,7 @@ public final class Retention {
         long deleted = 0;
         int batches = 0;
         while (true) {
-            int n = database.inTransaction(s -> s.getMapper(EventMapper.class).deleteOlderThan(cutoff, batchSize));
+            int n = events.deleteOlderThan(cutoff, batchSize);
             deleted += n;
             if (n > 0) {
                 batches++;

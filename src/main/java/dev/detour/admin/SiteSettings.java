@@ -1,10 +1,7 @@
 package dev.detour.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.adapter.db.AccountJsonColumns;
-import dev.detour.adapter.db.Database;
-import dev.detour.adapter.db.SettingRow;
-import dev.detour.adapter.db.SettingsMapper;
+import dev.detour.core.StoredText;
 import dev.detour.core.ValidationException;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -23,7 +20,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SiteSettings {
     private static final Logger log = LoggerFactory.getLogger(SiteSettings.class);
-    private final Database database;
+    private final Transactions transactions;
     private final AuditLog audit;
     private final Clock clock;
     private final List<Consumer<SettingValues>> listeners = new CopyOnWriteArrayList<>();
@@ -32,10 +29,10 @@ public final class SiteSettings {
     /** D-4: stored values that are not a whole number in range, by setting name (each uses its default). */
     private volatile Map<String, String> unreadable = Map.of();
 
-    public SiteSettings(Database database, AuditLog audit, Clock clock, SettingValues defaults) {
+    public SiteSettings(Transactions transactions, AuditLog audit, Clock clock, SettingValues defaults) {
         this.defaults = defaults;
         this.current = defaults;
-        this.database = database;
+        this.transactions = transactions;
         this.audit = audit;
         this.clock = clock;
         refresh();
@@ -59,18 +56,18 @@ public final class SiteSettings {
     public void refresh() {
         Map<String, Long> values = new LinkedHashMap<>(defaults.values());
         Map<String, String> bad = new LinkedHashMap<>();
-        for (SettingRow row : database.read(s -> s.getMapper(SettingsMapper.class).selectAll())) {
-            SettingField field = SettingField.named(row.name());
+        transactions.read(c -> c.settings().all()).forEach((name, stored) -> {
+            SettingField field = SettingField.named(name);
             if (field == null) {
-                continue; // a setting this build does not know (a newer instance wrote it)
+                return; // a setting this build does not know (a newer instance wrote it)
             }
-            Long value = parseOrNull(row.value());
+            Long value = parseOrNull(stored);
             if (value != null && value >= field.min() && value <= field.max()) {
                 values.put(field.name(), value);
             } else {
-                bad.put(field.name(), AccountJsonColumns.shortText(String.valueOf(row.value())));
+                bad.put(field.name(), StoredText.shortText(String.valueOf(stored)));
             }
-        }
+        });
         logNewlyUnreadable(bad, values);
         unreadable = Map.copyOf(bad);
         publish(new SettingValues(values));
@@ -104,11 +101,10 @@ public final class SiteSettings {
         checkCeilings(merged);
         SettingValues before = current;
         SettingValues after = new SettingValues(merged);
-        database.inTransaction(s -> {
-            SettingsMapper mapper = s.getMapper(SettingsMapper.class);
-            changes.keySet().forEach(name -> mapper.upsert(new SettingRow(name, Long.toString(merged.get(name)),
-                    clock.instant())));
-            audit.record(s, actor, "settings.update", "settings", 0, document(before).toString(),
+        transactions.inTransaction(c -> {
+            StoredSettings stored = c.settings();
+            changes.keySet().forEach(name -> stored.put(name, Long.toString(merged.get(name)), clock.instant()));
+            audit.record(c, actor, "settings.update", "settings", 0, document(before).toString(),
                     document(after).toString());
             return null;
         });

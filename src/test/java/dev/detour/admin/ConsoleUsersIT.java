@@ -7,6 +7,7 @@ import dev.detour.adapter.crypto.PasswordHasher;
 import dev.detour.adapter.db.AdminUserMapper;
 import dev.detour.adapter.db.AdminUserRow;
 import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.MyBatisAdminUsers;
 import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.testkit.MutableClock;
 import dev.detour.testkit.TestDatabase;
@@ -28,7 +29,7 @@ class ConsoleUsersIT {
     private static final Pattern PRINTED = Pattern.compile("created console user 'admin' with password (\\S+) ");
     private final MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
     private final Database database = TestDatabase.database();
-    private final ConsoleUsers users = new ConsoleUsers(database, new PasswordHasher(), clock,
+    private final ConsoleUsers users = new ConsoleUsers(new MyBatisAdminUsers(database), new PasswordHasher(), clock,
             AuthThrottle.standard("console password", clock));
 
     @BeforeEach

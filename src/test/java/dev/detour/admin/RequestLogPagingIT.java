@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.detour.adapter.db.EventRow;
+import dev.detour.adapter.db.MyBatisRequestEvents;
 import dev.detour.core.ValidationException;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
@@ -26,11 +26,11 @@ class RequestLogPagingIT {
     static void fill() {
         TestDatabase.clean();
         Rows.insertEvents(EVENTS, "2026-11-01 00:00:00");
-        log = new RequestLog(TestDatabase.database());
+        log = new RequestLog(new MyBatisRequestEvents(TestDatabase.database()));
     }
 
-    private static List<EventRow> all(RequestFilter filter, int pageSize) {
-        List<EventRow> rows = new ArrayList<>();
+    private static List<LoggedRequest> all(RequestFilter filter, int pageSize) {
+        List<LoggedRequest> rows = new ArrayList<>();
         String cursor = null;
         do {
             RequestLog.Page page = log.page(filter, pageSize, cursor);
@@ -41,7 +41,7 @@ class RequestLogPagingIT {
         return rows;
     }
 
-    private static void assertNewestFirstOnce(List<EventRow> rows) {
+    private static void assertNewestFirstOnce(List<LoggedRequest> rows) {
         Set<Long> seen = new HashSet<>();
         for (int i = 0; i < rows.size(); i++) {
             assertTrue(seen.add(rows.get(i).id()), "row visited twice: " + rows.get(i).id());
@@ -54,7 +54,7 @@ class RequestLogPagingIT {
 
     @Test
     void pagingWithoutFiltersVisitsEveryEventExactlyOnceNewestFirst() {
-        List<EventRow> rows = all(RequestFilter.NONE, 200);
+        List<LoggedRequest> rows = all(RequestFilter.NONE, 200);
         assertEquals(EVENTS, rows.size());
         assertNewestFirstOnce(rows);
         assertEquals(Instant.parse("2026-11-01T00:00:00Z").plusSeconds(EVENTS - 1), rows.get(0).createdAt());
@@ -77,7 +77,7 @@ class RequestLogPagingIT {
                         Instant.parse("2026-11-01T05:00:00Z")),
                         "created_at >= '2026-11-01 03:00:00' AND created_at < '2026-11-01 05:00:00'"));
         for (Case c : cases) {
-            List<EventRow> rows = all(c.filter(), 137);
+            List<LoggedRequest> rows = all(c.filter(), 137);
             assertNewestFirstOnce(rows);
             assertEquals(Rows.number("SELECT COUNT(*) FROM request_events WHERE " + c.where()), rows.size(), c.where());
             List<String> expectedIds = Rows.strings("SELECT id FROM request_events WHERE " + c.where() + " ORDER BY id DESC");

@@ -2,6 +2,8 @@ package dev.detour.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.detour.adapter.db.MyBatisRequestEvents;
+import dev.detour.adapter.db.MyBatisTransactions;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
 import java.time.Clock;
@@ -28,7 +30,7 @@ class RetentionIT {
     void purgeDeletesOnlyEventsOlderThanTheRetentionInBatches() {
         long old = Rows.number("SELECT COUNT(*) FROM request_events WHERE created_at < '2026-10-30 12:00:00'");
         assertEquals(240, old); // 10 days × 24 h before the 30-day cutoff
-        Retention retention = new Retention(TestDatabase.database(), () -> 30, 50);
+        Retention retention = new Retention(new MyBatisRequestEvents(TestDatabase.database()), () -> 30, 50);
         Retention.Result result = retention.purge(NOW);
         assertEquals(old, result.deleted());
         assertEquals(5, result.batches()); // 240 rows in batches of 50: 50,50,50,50,40
@@ -40,9 +42,10 @@ class RetentionIT {
     @Test
     void theRetentionDaysSettingAppliesToTheNextPurge() {
         AuditLog audit = new AuditLog(TestDatabase.database(), Clock.fixed(NOW, ZoneOffset.UTC));
-        SiteSettings settings = new SiteSettings(TestDatabase.database(), audit, Clock.fixed(NOW, ZoneOffset.UTC),
-                SettingValues.defaults());
-        Retention retention = new Retention(TestDatabase.database(), () -> settings.current().retentionDays(), 100);
+        SiteSettings settings = new SiteSettings(new MyBatisTransactions(TestDatabase.database()), audit,
+                Clock.fixed(NOW, ZoneOffset.UTC), SettingValues.defaults());
+        Retention retention = new Retention(new MyBatisRequestEvents(TestDatabase.database()),
+                () -> settings.current().retentionDays(), 100);
         settings.update(Map.of("retention_days", "10"), "admin");
         long expected = Rows.number("SELECT COUNT(*) FROM request_events WHERE created_at < '2026-11-19 12:00:00'");
         assertEquals(expected, retention.purge(NOW).deleted());

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.adapter.db.AuditRow;
+import dev.detour.admin.AuditEntry;
 import dev.detour.admin.AuditLog;
 import dev.detour.admin.Documents;
 import dev.detour.core.ValidationException;
@@ -38,7 +38,7 @@ final class AuditApi {
         }
     }
 
-    private static ObjectNode render(AuditRow row) {
+    private static ObjectNode render(AuditEntry row) {
         ObjectNode o = Documents.JSON.createObjectNode().put("id", row.id()).put("actor", row.actor())
                 .put("action", row.action()).put("target_type", row.targetType()).put("target_id", row.targetId())
                 .put("created_at", row.createdAt().toString());

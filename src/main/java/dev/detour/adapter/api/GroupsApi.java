@@ -2,6 +2,7 @@ package dev.detour.adapter.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.admin.AccountGroup;
 import dev.detour.admin.Documents;
 import dev.detour.admin.GroupAdmin;
 
@@ -39,7 +40,7 @@ final class GroupsApi {
     }
 
     /** S-9: the halt as operators need it: time remaining and the reason of the current halt. */
-    private ObjectNode withHalt(dev.detour.adapter.db.GroupRow g) {
+    private ObjectNode withHalt(AccountGroup g) {
         long remaining = groups.haltedRemainingSeconds(g);
         ObjectNode o = Documents.group(g).put("halted_remaining_s", remaining);
         if (remaining > 0) {

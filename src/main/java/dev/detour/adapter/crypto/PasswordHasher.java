@@ -1,5 +1,6 @@
 package dev.detour.adapter.crypto;
 
+import dev.detour.admin.PasswordCheck;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -12,7 +13,7 @@ import javax.crypto.spec.PBEKeySpec;
  * {@code pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>}. The iteration count travels with the
  * hash so it can be raised later without breaking stored passwords.
  */
-public final class PasswordHasher {
+public final class PasswordHasher implements PasswordCheck {
     /** OWASP 2023 minimum for PBKDF2-HMAC-SHA256. */
     public static final int ITERATIONS = 210_000;
     private static final String SCHEME = "pbkdf2-sha256";
@@ -31,6 +32,7 @@ public final class PasswordHasher {
         this.iterations = iterations;
     }
 
+    @Override
     public String hash(String password) {
         byte[] salt = new byte[SALT_BYTES];
         random.nextBytes(salt);
@@ -40,6 +42,7 @@ public final class PasswordHasher {
     }
 
     /** True when the password matches; a malformed stored value never matches. Constant-time compare. */
+    @Override
     public boolean verify(String password, String stored) {
         String[] parts = stored == null ? new String[0] : stored.split("\\$");
         if (password == null || password.isEmpty() || parts.length != 4 || !parts[0].equals(SCHEME)) {

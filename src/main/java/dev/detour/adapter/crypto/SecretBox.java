@@ -1,5 +1,6 @@
 package dev.detour.adapter.crypto;
 
+import dev.detour.admin.SecretSealer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -14,7 +15,7 @@ import javax.crypto.spec.SecretKeySpec;
  * as associated data (so a cipher copied onto another account row does not open), stored as
  * {@code v1:} + base64(iv ‖ ciphertext ‖ 16-byte tag).
  */
-public final class SecretBox {
+public final class SecretBox implements SecretSealer {
     public static final String VERSION_PREFIX = "v1:";
     private static final int IV_BYTES = 12;
     private static final int TAG_BITS = 128;
@@ -29,6 +30,7 @@ public final class SecretBox {
         this.key = new SecretKeySpec(masterKey.clone(), "AES");
     }
 
+    @Override
     public String seal(String plaintext, long accountId) {
         byte[] iv = new byte[IV_BYTES];
         RANDOM.nextBytes(iv);
@@ -43,6 +45,7 @@ public final class SecretBox {
     }
 
     /** Opens a value sealed for this account id; tampering, a wrong key or a wrong id fail. */
+    @Override
     public String open(String stored, long accountId) {
         if (stored == null || !stored.startsWith(VERSION_PREFIX)) {
             throw new SecretBoxException("unknown secret format");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.core.StoredText;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.FailurePolicy;
@@ -67,7 +68,8 @@ public final class AccountJsonColumns {
         Set<EndpointFamily> families = EnumSet.noneOf(EndpointFamily.class);
         for (String wire : text.split(",")) {
             families.add(Arrays.stream(EndpointFamily.values()).filter(f -> f.wire().equals(wire.trim())).findFirst()
-                    .orElseThrow(() -> new CorruptColumnException("unknown endpoint family '" + shortText(wire) + "'")));
+                    .orElseThrow(() -> new CorruptColumnException(
+                            "unknown endpoint family '" + StoredText.shortText(wire) + "'")));
         }
         return families;
     }
@@ -193,11 +195,6 @@ public final class AccountJsonColumns {
         }
     }
 
-    /** Stored text quoted in a reason: short, one line. */
-    public static String shortText(String text) {
-        String oneLine = text.replaceAll("\\p{Cntrl}", "?").trim();
-        return oneLine.length() <= 40 ? oneLine : oneLine.substring(0, 40) + "…";
-    }
 
     private static List<String> texts(JsonNode array) {
         List<String> out = new ArrayList<>();

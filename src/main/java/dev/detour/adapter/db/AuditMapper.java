@@ -1,11 +1,12 @@
 package dev.detour.adapter.db;
 
+import dev.detour.admin.AuditEntry;
 import java.util.List;
 
 /** SQL in AuditMapper.xml. */
 public interface AuditMapper {
-    int insert(AuditRow row);
+    int insert(AuditEntry row);
 
     /** Newest first, at most {@code limit} rows. */
-    List<AuditRow> selectRecent(int limit);
+    List<AuditEntry> selectRecent(int limit);
 }

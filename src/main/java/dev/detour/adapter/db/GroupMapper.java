@@ -1,20 +1,21 @@
 package dev.detour.adapter.db;
 
+import dev.detour.admin.AccountGroup;
 import java.util.List;
 
 /** SQL in GroupMapper.xml. */
 public interface GroupMapper {
-    List<GroupRow> selectAll();
+    List<AccountGroup> selectAll();
 
-    GroupRow selectById(long id);
+    AccountGroup selectById(long id);
 
-    GroupRow selectByName(String name);
+    AccountGroup selectByName(String name);
 
-    int insert(GroupRow row);
+    int insert(AccountGroup row);
 
     long selectLastInsertId();
 
-    int update(GroupRow row);
+    int update(AccountGroup row);
 
     int delete(long id);
 

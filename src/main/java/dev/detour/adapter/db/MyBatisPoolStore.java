@@ -1,6 +1,7 @@
 package dev.detour.adapter.db;
 
 import dev.detour.adapter.crypto.SecretBox;
+import dev.detour.admin.AccountGroup;
 import dev.detour.admin.AccountRows;
 import dev.detour.admin.KeyPolicies;
 import dev.detour.core.account.Account;
@@ -51,7 +52,7 @@ public final class MyBatisPoolStore implements PoolStore {
             }
             List<ModelState> rows = state.selectAllModelStates().stream().map(ModelStateRow::toState).toList();
             Map<Long, GroupView> groups = new HashMap<>();
-            for (GroupRow g : s.getMapper(GroupMapper.class).selectAll()) {
+            for (AccountGroup g : s.getMapper(GroupMapper.class).selectAll()) {
                 groups.put(g.id(), new GroupView(g.id(), g.ratioPpm(), g.haltedUntil(), g.name(),
                         "on".equals(g.haltPolicy()), g.haltStreak(), g.haltReason())); // S-9
             }

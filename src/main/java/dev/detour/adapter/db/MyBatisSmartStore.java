@@ -1,5 +1,6 @@
 package dev.detour.adapter.db;
 
+import dev.detour.admin.BlockRuleEntry;
 import dev.detour.core.selection.BlockRule;
 import dev.detour.core.selection.BlockScope;
 import dev.detour.core.selection.ModelPrice;
@@ -46,7 +47,7 @@ public final class MyBatisSmartStore implements SmartStore, AutoCloseable {
         });
     }
 
-    public static BlockRule rule(BlockRow b) {
+    public static BlockRule rule(BlockRuleEntry b) {
         return new BlockRule(b.id(), BlockScope.fromWire(b.scope()), b.value(), b.reason(), b.operator(),
                 b.expiresAt());
     }

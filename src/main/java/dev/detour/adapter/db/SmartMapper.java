@@ -1,22 +1,24 @@
 package dev.detour.adapter.db;
 
+import dev.detour.admin.BlockRuleEntry;
+import dev.detour.admin.PriceEntry;
 import java.time.Instant;
 import java.util.List;
 import org.apache.ibatis.annotations.Param;
 
 /** Smart keys storage (S-3 prices, S-10 block rules, K-2 spend, P-10 response bindings). */
 public interface SmartMapper {
-    List<PriceRow> selectPrices();
+    List<PriceEntry> selectPrices();
 
-    int upsertPrice(PriceRow row);
+    int upsertPrice(PriceEntry row);
 
     int deletePrice(String model);
 
-    List<BlockRow> selectBlocks();
+    List<BlockRuleEntry> selectBlocks();
 
-    BlockRow selectBlock(long id);
+    BlockRuleEntry selectBlock(long id);
 
-    int insertBlock(BlockRow row);
+    int insertBlock(BlockRuleEntry row);
 
     long selectLastInsertId();
 

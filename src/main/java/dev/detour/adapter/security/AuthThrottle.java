@@ -1,5 +1,6 @@
 package dev.detour.adapter.security;
 
+import dev.detour.admin.SignInThrottle;
 import dev.detour.core.security.FailureDelays;
 import dev.detour.core.security.FailureDelays.Failures;
 import java.net.InetAddress;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * decayed to zero go first, then the oldest ones (fail open: an evicted address starts afresh).
  * IPv6 clients are counted per /64, the block one subscriber usually holds.
  */
-public final class AuthThrottle {
+public final class AuthThrottle implements SignInThrottle {
     public static final int MAX_ENTRIES = 20_000; // ≈ 160 bytes a record: ≈ 3 MiB a full map (measured)
     private static final Logger log = LoggerFactory.getLogger(AuthThrottle.class);
     private static final int MAX_NAME_LENGTH = 256;
@@ -61,6 +62,7 @@ public final class AuthThrottle {
     }
 
     /** As {@link #waitFor(String)}, also counting that address's failures on this user name. */
+    @Override
     public Duration waitFor(String address, String name) {
         Duration forAddress = waitFor(address);
         Duration forName = byAddressAndName.isEmpty() ? Duration.ZERO
@@ -107,6 +109,7 @@ public final class AuthThrottle {
     }
 
     /** A failed sign-in of {@code name} from {@code address}: counts for the address and for the pair. */
+    @Override
     public void failed(String address, String name) {
         failed(address);
         byAddressAndName.failed(nameKey(address, name), clock.instant());
@@ -116,6 +119,7 @@ public final class AuthThrottle {
      * A good sign-in of {@code name} from {@code address} clears that pair only: the address's own
      * count stays, or one valid account would let an address keep guessing others.
      */
+    @Override
     public void succeeded(String address, String name) {
         byAddressAndName.forget(nameKey(address, name));
     }

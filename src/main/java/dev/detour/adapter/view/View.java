@@ -1,7 +1,5 @@
 package dev.detour.adapter.view;
 
-import dev.detour.adapter.web.ConsoleSessionAuth;
-import dev.detour.adapter.web.DatabaseNotice;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -22,12 +20,14 @@ import org.thymeleaf.web.servlet.JakartaServletWebApplication;
  * {@code csrfToken} and {@code csrfHeaders} (the JSON for {@code hx-headers}).
  */
 public final class View {
+    /** The request attribute holding the start of a database outage (an {@link java.time.Instant}), if one is on. */
+    public static final String DATABASE_UNAVAILABLE_SINCE = "detour.databaseUnavailableSince";
     private final TemplateEngine engine;
-    private final ConsoleSessionAuth auth;
+    private final PageSession auth;
     private final ConsoleNav nav;
     private volatile JakartaServletWebApplication application;
 
-    public View(ConsoleSessionAuth auth, ConsoleNav nav) {
+    public View(PageSession auth, ConsoleNav nav) {
         this.auth = auth;
         this.nav = nav;
         ClassLoaderTemplateResolver resolver = new ClassLoaderTemplateResolver(View.class.getClassLoader());
@@ -69,10 +69,10 @@ public final class View {
         variables.put("nav", nav.items());
         variables.put("requestPath", requestPath(request));
         // D-1: the layout's banner while MariaDB does not answer
-        variables.put("databaseUnavailableSince", request.getAttribute(DatabaseNotice.ATTRIBUTE));
+        variables.put("databaseUnavailableSince", request.getAttribute(DATABASE_UNAVAILABLE_SINCE));
         auth.existingCsrfToken(request).ifPresent(token -> {
             variables.put("csrfToken", token);
-            variables.put("csrfHeaders", "{\"" + ConsoleSessionAuth.CSRF_HEADER + "\":\"" + token + "\"}");
+            variables.put("csrfHeaders", "{\"" + PageSession.CSRF_HEADER + "\":\"" + token + "\"}");
         });
         return variables;
     }

@@ -1,5 +1,6 @@
 package dev.detour.adapter.web;
 
+import dev.detour.adapter.view.PageSession;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +17,8 @@ import java.util.Set;
  * session has one random CSRF token that every state-changing request must echo as the
  * {@value #CSRF_HEADER} header or the {@value #CSRF_FIELD} form field.
  */
-public final class ConsoleSessionAuth {
-    public static final String CSRF_HEADER = "X-CSRF-Token";
+public final class ConsoleSessionAuth implements PageSession {
+    public static final String CSRF_HEADER = PageSession.CSRF_HEADER;
     public static final String CSRF_FIELD = "_csrf";
     private static final String USER_ATTRIBUTE = "detour.console.user";
     private static final String CSRF_ATTRIBUTE = "detour.console.csrf";
@@ -49,6 +50,7 @@ public final class ConsoleSessionAuth {
     }
 
     /** The console user of this request's session, if it has signed in. Never creates a session. */
+    @Override
     public Optional<String> signedInUser(HttpServletRequest request) {
         HttpSession session = request.getSession(false);
         return session == null ? Optional.empty() : Optional.ofNullable((String) session.getAttribute(USER_ATTRIBUTE));
@@ -75,6 +77,7 @@ public final class ConsoleSessionAuth {
         return STATE_CHANGING.contains(request.getMethod());
     }
 
+    @Override
     public Optional<String> existingCsrfToken(HttpServletRequest request) {
         HttpSession session = request.getSession(false);
         return session == null ? Optional.empty() : Optional.ofNullable((String) session.getAttribute(CSRF_ATTRIBUTE));

@@ -1,5 +1,6 @@
 package dev.detour.adapter.web;
 
+import dev.detour.adapter.view.View;
 import dev.detour.gateway.DatabaseHealth;
 import dev.detour.gateway.StateWrites;
 import jakarta.servlet.ServletConfig;
@@ -17,8 +18,8 @@ import java.time.Duration;
  * an operator who just saw a failure finds it on the account), bounded, and skipped during an outage.
  */
 public final class DatabaseNotice extends HttpServlet {
-    /** The request attribute {@link dev.detour.adapter.view.View} reads (an {@link java.time.Instant}). */
-    public static final String ATTRIBUTE = "detour.databaseUnavailableSince";
+    /** The request attribute {@link View} reads (an {@link java.time.Instant}). */
+    public static final String ATTRIBUTE = View.DATABASE_UNAVAILABLE_SINCE;
     /** How long a page waits for this instance's own queued state writes at most. */
     static final Duration OWN_WRITES_WAIT = Duration.ofSeconds(2);
     private final HttpServlet screen;

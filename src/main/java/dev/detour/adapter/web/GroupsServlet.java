@@ -1,7 +1,7 @@
 package dev.detour.adapter.web;
 
-import dev.detour.adapter.db.GroupRow;
 import dev.detour.adapter.view.View;
+import dev.detour.admin.AccountGroup;
 import dev.detour.admin.ConflictException;
 import dev.detour.admin.GroupPatch;
 import dev.detour.admin.GroupRules;
@@ -69,13 +69,13 @@ public final class GroupsServlet extends HttpServlet {
         }
     }
 
-    private void page(HttpServletRequest request, HttpServletResponse response, GroupRow editing,
+    private void page(HttpServletRequest request, HttpServletResponse response, AccountGroup editing,
             Map<String, String> errors) throws IOException {
         Map<String, Object> model = new HashMap<>();
-        List<GroupRow> groups = pool.groups().list();
+        List<AccountGroup> groups = pool.groups().list();
         model.put("activeNav", "groups");
         model.put("groups", groups);
-        model.put("haltSeconds", groups.stream().collect(Collectors.toMap(GroupRow::id, pool.groups()::haltedRemainingSeconds)));
+        model.put("haltSeconds", groups.stream().collect(Collectors.toMap(AccountGroup::id, pool.groups()::haltedRemainingSeconds)));
         // D-4: a group Detour cannot read keeps its accounts out of routing until it is saved again
         Map<Long, String> unreadable = new HashMap<>();
         groups.forEach(g -> {

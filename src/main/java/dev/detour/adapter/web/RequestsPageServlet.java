@@ -1,9 +1,9 @@
 package dev.detour.adapter.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.adapter.db.EventRow;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.Documents;
+import dev.detour.admin.LoggedRequest;
 import dev.detour.admin.RequestFilter;
 import dev.detour.admin.RequestLog;
 import dev.detour.core.ValidationException;
@@ -66,7 +66,7 @@ public final class RequestsPageServlet extends HttpServlet {
     }
 
     private void detail(String requestId, HttpServletRequest request, HttpServletResponse response) throws IOException {
-        Optional<EventRow> event = log.find(requestId);
+        Optional<LoggedRequest> event = log.find(requestId);
         if (event.isEmpty()) {
             response.setStatus(404);
         }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.App;
 import dev.detour.adapter.crypto.AdminToken;
-import dev.detour.admin.AdminTokenBootstrap;
+import dev.detour.adapter.db.AdminTokenBootstrap;
 import dev.detour.testkit.MutableClock;
 import dev.detour.testkit.TestApp;
 import dev.detour.testkit.TestDatabase;

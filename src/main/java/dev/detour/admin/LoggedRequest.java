@@ -1,9 +1,9 @@
-package dev.detour.adapter.db;
+package dev.detour.admin;
 
 import java.time.Instant;
 
-/** request_events as stored; attempts and rejections are JSON text; usageMissing is P-7'. */
-public record EventRow(
+/** One answered request as the request log keeps it; attempts and rejections are JSON text; usageMissing is P-7'. */
+public record LoggedRequest(
         Long id,
         String requestId,
         Long keyId,

@@ -1,9 +1,7 @@
-package dev.detour.admin;
+package dev.detour.adapter.db;
 
 import dev.detour.adapter.crypto.AdminToken;
-import dev.detour.adapter.db.AdminTokenMapper;
-import dev.detour.adapter.db.AdminTokenRow;
-import dev.detour.adapter.db.Database;
+import dev.detour.admin.FirstRunNotice;
 import java.time.Clock;
 import java.util.Optional;
 import org.slf4j.Logger;

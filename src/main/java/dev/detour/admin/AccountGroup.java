@@ -1,9 +1,12 @@
-package dev.detour.adapter.db;
+package dev.detour.admin;
 
 import java.time.Instant;
 
-/** One row of {@code groups_}; column order = component order (MyBatis constructor auto-mapping). */
-public record GroupRow(
+/**
+ * An account group as stored ({@code groups_}): its ratio, colour, halt policy and halt state (S-9).
+ * Component order = column order (MyBatis constructor auto-mapping).
+ */
+public record AccountGroup(
         long id,
         String name,
         long ratioPpm,

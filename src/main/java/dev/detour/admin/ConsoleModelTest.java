@@ -1,7 +1,6 @@
-package dev.detour.recovery;
+package dev.detour.admin;
 
-import dev.detour.admin.ModelTestAction;
-import dev.detour.admin.RecoveryAdmin;
+import dev.detour.recovery.ModelTestResult;
 
 /** The console drawer's test button, backed by the audited {@link RecoveryAdmin#test}. */
 public final class ConsoleModelTest implements ModelTestAction {

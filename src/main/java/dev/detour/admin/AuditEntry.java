@@ -1,9 +1,9 @@
-package dev.detour.adapter.db;
+package dev.detour.admin;
 
 import java.time.Instant;
 
-/** One row of {@code audit_log}; before/after JSON never holds a secret (U-6). */
-public record AuditRow(
+/** One entry of the audit trail ({@code audit_log}); before/after JSON never holds a secret (U-6). */
+public record AuditEntry(
         long id,
         String actor,
         String action,

@@ -1,0 +1,147 @@
+package dev.detour;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/architecture.md's layering, read from the compiled classes (every class a class file names:
+ * types, signatures, descriptors; not string literals). A package is {@code dev.detour.X}; each
+ * {@code adapter.*} package is its own node, since adapters are separate technologies.
+ */
+class ArchitectureTest {
+    private static final Set<String> USE_CASES = Set.of("admin", "gateway", "recovery");
+    private static final Pattern CLASS_NAME = Pattern.compile("dev/detour/[A-Za-z0-9_/$]+");
+    /** Packages a package depends on (its own excluded), by the node naming above. */
+    private static Map<String, Set<String>> dependencies;
+    /** Class-level edges into adapter packages, for the failure message. */
+    private static Map<String, Set<String>> adapterUses;
+
+    @BeforeAll
+    static void readCompiledClasses() throws IOException, URISyntaxException {
+        Path classes = Path.of(App.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        dependencies = new TreeMap<>();
+        adapterUses = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(classes)) {
+            for (Path file : files.filter(p -> p.toString().endsWith(".class")).toList()) {
+                String className = classes.relativize(file).toString().replace('\\', '/').replace(".class", "");
+                String from = node(className);
+                Set<String> targets = dependencies.computeIfAbsent(from, k -> new TreeSet<>());
+                for (String used : namesUsed(file)) {
+                    String to = node(used);
+                    if (!to.equals(from)) {
+                        targets.add(to);
+                        if (to.startsWith("adapter")) {
+                            adapterUses.computeIfAbsent(className, k -> new TreeSet<>()).add(used);
+                        }
+                    }
+                }
+            }
+        }
+        assertFalse(dependencies.isEmpty(), "compiled classes found under " + classes);
+    }
+
+    @Test
+    void theGatewayAndRecoveryNeverUseAnAdapter() {
+        List<String> violations = new ArrayList<>();
+        adapterUses.forEach((cls, used) -> {
+            if (Set.of("gateway", "recovery").contains(node(cls))) {
+                violations.add(cls + " uses " + used);
+            }
+        });
+        assertEquals(List.of(), violations);
+    }
+
+    /**
+     * Within one layer no two packages lean on each other: the adapters (each {@code adapter.*})
+     * among themselves, and the use cases ({@code admin}, {@code gateway}, {@code recovery}).
+     */
+    @Test
+    void noTwoPackagesOfOneLayerDependOnEachOther() {
+        List<String> twoWay = new ArrayList<>();
+        dependencies.forEach((a, targets) -> targets.forEach(b -> {
+            if (a.compareTo(b) < 0 && layer(a) != null && layer(a).equals(layer(b))
+                    && dependencies.getOrDefault(b, Set.of()).contains(a)) {
+                twoWay.add(a + " <-> " + b);
+            }
+        }));
+        assertEquals(List.of(), twoWay);
+    }
+
+    private static String layer(String node) {
+        if (node.startsWith("adapter.")) {
+            return "adapters";
+        }
+        return USE_CASES.contains(node) ? "use cases" : null;
+    }
+
+    /** {@code dev/detour/adapter/db/X} → adapter.db; {@code dev/detour/admin/X$Y} → admin; the root → root. */
+    static String node(String internalName) {
+        String[] parts = internalName.split("/");
+        if (parts.length <= 3) {
+            return "root";
+        }
+        if (parts[2].equals("adapter") && parts.length > 4) {
+            return "adapter." + parts[3];
+        }
+        return parts[2];
+    }
+
+    /** The dev.detour classes a class file's constant pool names, string constants left out. */
+    private static Set<String> namesUsed(Path classFile) throws IOException {
+        try (InputStream in = Files.newInputStream(classFile); DataInputStream data = new DataInputStream(in)) {
+            data.readInt(); // magic
+            data.readUnsignedShort(); // minor
+            data.readUnsignedShort(); // major
+            int count = data.readUnsignedShort();
+            String[] utf8 = new String[count];
+            Set<Integer> stringConstants = new HashSet<>();
+            for (int i = 1; i < count; i++) {
+                int tag = data.readUnsignedByte();
+                switch (tag) {
+                    case 1 -> utf8[i] = data.readUTF();
+                    case 8 -> stringConstants.add(data.readUnsignedShort());
+                    case 7, 16, 19, 20 -> data.readUnsignedShort();
+                    case 15 -> {
+                        data.readUnsignedByte();
+                        data.readUnsignedShort();
+                    }
+                    case 3, 4, 9, 10, 11, 12, 17, 18 -> data.readInt();
+                    case 5, 6 -> {
+                        data.readLong();
+                        i++; // eight-byte constants take two slots
+                    }
+                    default -> throw new IOException(classFile + ": unknown constant pool tag " + tag);
+                }
+            }
+            Set<String> names = new TreeSet<>();
+            for (int i = 1; i < count; i++) {
+                if (utf8[i] != null && !stringConstants.contains(i)) {
+                    Matcher m = CLASS_NAME.matcher(utf8[i]);
+                    while (m.find()) {
+                        names.add(m.group());
+                    }
+                }
+            }
+            return names;
+        }
+    }
+}
