@@ -1,4 +1,4 @@
-package dev.detour.testkit;
+package dev.detour.fake;
 
 import java.time.Duration;
 import java.util.Collections;

@@ -1,4 +1,4 @@
-package dev.detour.testkit;
+package dev.detour.fake;
 
 import java.util.ArrayList;
 import java.util.List;

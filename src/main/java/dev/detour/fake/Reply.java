@@ -1,4 +1,4 @@
-package dev.detour.testkit;
+package dev.detour.fake;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.detour.testkit;
+package dev.detour.fake;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
