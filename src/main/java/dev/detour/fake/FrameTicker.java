@@ -61,7 +61,7 @@ final class FrameTicker implements AutoCloseable {
             response.write(true, ByteBuffer.allocate(0), done);
             return;
         }
-        schedule(new Stream(response, done, beforeLast, frames, interval.toNanos()));
+        writeNext(new Stream(response, done, beforeLast, frames, interval.toNanos())); // the first at once, here
     }
 
     private void schedule(Stream stream) {
