@@ -10,7 +10,8 @@
 # What each figure means: bench/README.md. Knobs (environment):
 #
 #   BENCH_JAVA_HOME         JDK that runs Detour (default: Java 17; temurin-25 = virtual threads)
-#   BENCH_CLIENT_JAVA_HOME  JDK 21+ for the bench client and fake upstream (default: temurin-25)
+#   BENCH_CLIENT_JAVA_HOME  JDK 21+ for the bench client and fake upstream (default: temurin-25); the fake
+#                           upstream is Detour's own (dev.detour.fake in target/detour.jar, built when stale)
 #   BENCH_DETOUR=0          skip the Detour leg (direct and nginx only)
 #   BENCH_DETOUR_FLAGS      Detour JVM flags (default: -Xmx512m)
 #   BENCH_WARMUP / BENCH_ROUNDS              latency warm-up / measured requests per leg (5000 / 20000)
@@ -52,6 +53,7 @@ HOLD_MS="${BENCH_HOLD_MS:-10000}"
 HOLD_WARMUP_SLICE="${BENCH_HOLD_WARMUP_SLICE:-5000}"
 HOLD_WARMUP_MIN="${BENCH_HOLD_WARMUP_MIN:-4}"
 HOLD_WARMUP_MAX="${BENCH_HOLD_WARMUP_MAX:-12}"
+JAR="$ROOT/target/detour.jar"
 HDR_JAR="$HOME/.m2/repository/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar"
 
 WORK="$(mktemp -d /tmp/detour-bench.XXXXXX)"
@@ -122,6 +124,17 @@ ensure_tools() {
   ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 }
 
+# The jar holds Detour and the fake upstream every leg is measured against (dev.detour.fake.Main)
+build_jar() {
+  if [[ -f "$JAR" ]] && [[ -z "$(find "$ROOT/src/main" "$ROOT/sql" "$ROOT/pom.xml" -newer "$JAR" -print -quit)" ]]; then
+    return 0
+  fi
+  log "building target/detour.jar (./mvnw -B -ntp -o -DskipTests package)"
+  (cd "$ROOT" && ./mvnw -B -ntp -o -q -DskipTests package) >"$WORK/build.log" 2>&1 \
+    || { tail -20 "$WORK/build.log" >&2; die "the build failed (./mvnw -B -ntp -o -DskipTests package)"; }
+  [[ -f "$JAR" ]] || die "the build produced no target/detour.jar"
+}
+
 compile_client() {
   log "compiling the bench client with $CLIENT_JAVA_HOME"
   "$CLIENT_JAVA_HOME/bin/javac" --release 21 -encoding UTF-8 -cp "$HDR_JAR" -d "$WORK/classes" \
@@ -131,6 +144,8 @@ compile_client() {
 nofile_limit() { local n; n="$(ulimit -Hn)"; [[ "$n" =~ ^[0-9]+$ ]] && echo "$n" || echo 65536; }
 
 bench() { "$CLIENT_JAVA_HOME/bin/java" -XX:+UseParallelGC -Xmx1g -cp "$CP" dev.detour.bench.Bench "$@"; }
+
+fake() { "$CLIENT_JAVA_HOME/bin/java" -Xmx1g -cp "$JAR" dev.detour.fake.Main "$@"; }
 
 java_version() { "$1/bin/java" -version 2>&1 | sed -n '1p;2p' | paste -sd ';' | sed 's/;/; /'; }
 
@@ -155,13 +170,13 @@ record_meta() {
 
 start_fake_upstream() {
   log "starting the fake streaming upstream on :$P_FAKE"
-  start_bg "$WORK/upstream.log" "$CLIENT_JAVA_HOME/bin/java" -Xmx1g -cp "$CP" dev.detour.bench.Bench upstream "$P_FAKE"
+  start_bg "$WORK/upstream.log" "$CLIENT_JAVA_HOME/bin/java" -Xmx1g -cp "$JAR" dev.detour.fake.Main bench "$P_FAKE"
   wait_port "$P_FAKE" 30 "${PIDS[-1]}" || die "fake upstream did not start: $(tail -5 "$WORK/upstream.log")"
 }
 
 write_nginx_conf() {
   local json user_line=""
-  json="$(bench json)"
+  json="$(fake bench-json)"
   [[ "$(id -u)" == 0 ]] && user_line="user root;"
   mkdir -p "$WORK/nginx/tmp"
   cat >"$WORK/nginx/nginx.conf" <<EOF
@@ -240,16 +255,6 @@ detour_fail() { # one line, no markup, no backslashes: it goes into results.prop
   return 1
 }
 
-build_detour() {
-  local jar="$ROOT/target/detour.jar"
-  if [[ -f "$jar" ]] && [[ -z "$(find "$ROOT/src/main" "$ROOT/sql" "$ROOT/pom.xml" -newer "$jar" -print -quit)" ]]; then
-    return 0
-  fi
-  log "building target/detour.jar (./mvnw -B -ntp -o -DskipTests package)"
-  (cd "$ROOT" && ./mvnw -B -ntp -o -q -DskipTests package) >"$WORK/build.log" 2>&1 \
-    || { tail -20 "$WORK/build.log" >&2; detour_fail "the build failed (./mvnw -B -ntp -o -DskipTests package)"; return 1; }
-  [[ -f "$jar" ]] || detour_fail "the build produced no target/detour.jar"
-}
 
 start_detour() {
   DETOUR_ADMIN_TOKEN="bench-admin-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
@@ -258,7 +263,7 @@ start_detour() {
   start_bg "$WORK/detour.log" env DETOUR_BIND=127.0.0.1 DETOUR_PORT="$P_DETOUR" \
     DETOUR_DATA_DIR="$DETOUR_DATA" DETOUR_ADMIN_TOKEN="$DETOUR_ADMIN_TOKEN" \
     DETOUR_ADMIN_PASSWORD="bench-console-$RANDOM$RANDOM" \
-    "$DETOUR_JAVA_HOME/bin/java" $DETOUR_FLAGS -jar "$ROOT/target/detour.jar"
+    "$DETOUR_JAVA_HOME/bin/java" $DETOUR_FLAGS -jar "$JAR"
   DETOUR_PID="${PIDS[-1]}"
   local i
   for ((i = 0; i < 1800; i++)); do
@@ -307,7 +312,7 @@ smoke_detour() {
 }
 
 setup_detour() {
-  build_detour && start_detour && provision_detour && smoke_detour && return 0
+  start_detour && provision_detour && smoke_detour && return 0
   if [[ -n "$DETOUR_PID" ]]; then stop_pid "$DETOUR_PID"; fi
   return 1
 }
@@ -464,6 +469,7 @@ measure_held_streams() {
 main() {
   ensure_tools
   compile_client
+  build_jar
   record_meta
   read -r P_STATIC P_PROXY P_SPROXY P_FAKE P_DETOUR < <(bench ports 5 | paste -sd ' ')
   start_fake_upstream

@@ -13,8 +13,6 @@ import java.util.List;
  * Entry point of the bench client (run by bench/run.sh; needs JDK 21+ for virtual threads).
  * <pre>
  *   ports N                                   print N free loopback ports
- *   json                                      print the fixed chat-completion JSON
- *   upstream PORT                             run the fake streaming/JSON upstream
  *   latency MODEL WARMUP ROUNDS LEG...        alternating concurrency-1 latency
  *   streams WARMUP ROUNDS LEG...              alternating concurrency-1 TTFT and frame gaps
  *   hold CLIENTS RAMP_MS HOLD_MS LEG          concurrent streams held
@@ -28,13 +26,11 @@ public final class Bench {
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new IllegalArgumentException("usage: Bench ports|json|upstream|latency|streams|hold|report ...");
+            throw new IllegalArgumentException("usage: Bench ports|latency|streams|hold|report ...");
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (args[0]) {
             case "ports" -> printFreePorts(Integer.parseInt(rest[0]));
-            case "json" -> System.out.println(Payloads.COMPLETION_JSON);
-            case "upstream" -> FakeUpstream.serve(Integer.parseInt(rest[0]));
             case "latency" -> new LatencyBench(legs(rest, 3), rest[0])
                     .run(Integer.parseInt(rest[1]), Integer.parseInt(rest[2]));
             case "streams" -> new StreamBench(legs(rest, 2))

@@ -3,12 +3,12 @@ package dev.detour;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.detour.testkit.Bodies;
+import dev.detour.fake.Bodies;
 import dev.detour.testkit.Configs;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.OneUpstreamCase;
 import dev.detour.testkit.RawHttpClient;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestApp;
 import java.io.IOException;

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.testkit.Bodies;
+import dev.detour.fake.Bodies;
 import dev.detour.testkit.DetourProcess;
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.KeepAliveClient;
 import dev.detour.testkit.RawHttpClient;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import dev.detour.testkit.TestApp;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

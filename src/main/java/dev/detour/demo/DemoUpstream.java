@@ -2,58 +2,35 @@ package dev.detour.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.detour.fake.FakeUpstream;
+import dev.detour.fake.RecordedRequest;
+import dev.detour.fake.Reply;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The demo's fake relays: a real HTTP server on a loopback ephemeral port (JDK HttpServer) serving
+ * The demo's fake relays: the shared {@link FakeUpstream} on a loopback ephemeral port serving
  * OpenAI-compatible {@code POST /{behaviour}/v1/chat/completions}, buffered or SSE, answering as
  * the path's {@link DemoBehaviour}. Upstream keys must look like {@code sk-demo-…}; nothing real.
  */
 public final class DemoUpstream implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CHAT_PATH = "/v1/chat/completions";
-    private static final int MAX_BODY_BYTES = 1 << 20;
-    private final HttpServer server;
-    private final ExecutorService threads;
+    private final FakeUpstream server;
     private final AtomicLong sequence = new AtomicLong();
 
-    private DemoUpstream(HttpServer server, ExecutorService threads) {
-        this.server = server;
-        this.threads = threads;
+    private DemoUpstream() {
+        this.server = FakeUpstream.start().keepRequests(false).handler(request -> toReply(replyTo(request)));
     }
 
     public static DemoUpstream start() {
-        try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-            ExecutorService threads = Executors.newFixedThreadPool(16, r -> {
-                Thread t = new Thread(r, "detour-demo-upstream");
-                t.setDaemon(true);
-                return t;
-            });
-            DemoUpstream upstream = new DemoUpstream(server, threads);
-            server.createContext("/", upstream::handle);
-            server.setExecutor(threads);
-            server.start();
-            return upstream;
-        } catch (IOException e) {
-            throw new UncheckedIOException("the demo upstream could not listen on loopback", e);
-        }
+        return new DemoUpstream();
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
     /** The base URL an account uses to reach the relay that behaves as {@code behaviour}. */
@@ -61,30 +38,19 @@ public final class DemoUpstream implements AutoCloseable {
         return "http://127.0.0.1:" + port() + "/" + behaviour.path();
     }
 
-    private void handle(HttpExchange exchange) {
-        try (exchange) {
-            send(exchange, replyTo(exchange));
-        } catch (IOException e) {
-            // the caller went away mid-answer; nothing to tell anyone
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private DemoReply replyTo(HttpExchange exchange) throws IOException {
-        String path = exchange.getRequestURI().getPath();
+    private DemoReply replyTo(RecordedRequest request) {
+        String path = request.path();
         int slash = path.indexOf('/', 1);
         Optional<DemoBehaviour> behaviour = slash < 0 ? Optional.empty()
                 : DemoBehaviour.fromPath(path.substring(1, slash));
-        if (behaviour.isEmpty() || !path.substring(slash).equals(CHAT_PATH)
-                || !"POST".equals(exchange.getRequestMethod())) {
-            return DemoReplies.notFound(exchange.getRequestMethod() + " " + path);
+        if (behaviour.isEmpty() || !path.substring(slash).equals(CHAT_PATH) || !"POST".equals(request.method())) {
+            return DemoReplies.notFound(request.method() + " " + path);
         }
-        String auth = exchange.getRequestHeaders().getFirst("Authorization");
+        String auth = request.header("Authorization");
         if (auth == null || !auth.startsWith("Bearer sk-demo-")) {
             return DemoReplies.unauthorized();
         }
-        JsonNode body = readJson(exchange.getRequestBody());
+        JsonNode body = readJson(request.body());
         String model = body == null ? "" : body.path("model").asText("");
         if (model.isBlank()) {
             return DemoReplies.badRequest("a JSON body with a model is required");
@@ -93,39 +59,27 @@ public final class DemoUpstream implements AutoCloseable {
                 sequence.incrementAndGet());
     }
 
-    private static JsonNode readJson(InputStream in) throws IOException {
-        byte[] bytes = in.readNBytes(MAX_BODY_BYTES);
+    private static JsonNode readJson(String text) {
         try {
-            JsonNode node = JSON.readTree(bytes);
+            JsonNode node = JSON.readTree(text);
             return node != null && node.isObject() ? node : null;
         } catch (IOException e) {
             return null;
         }
     }
 
-    private static void send(HttpExchange exchange, DemoReply reply) throws IOException, InterruptedException {
-        if (!reply.delay().isZero()) {
-            Thread.sleep(reply.delay().toMillis()); // the slow relay's simulated latency
+    /** The demo answer as the fake plays it: the slow relay's wait is its latency before the status line. */
+    private static Reply toReply(DemoReply answer) {
+        Reply reply = answer.eventStream() ? Reply.rawSse(answer.parts()).withStatus(answer.status())
+                : Reply.json(answer.status(), answer.body());
+        for (Map.Entry<String, String> header : answer.headers().entrySet()) {
+            reply = reply.header(header.getKey(), header.getValue());
         }
-        reply.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
-        exchange.getResponseHeaders().set("Content-Type", reply.eventStream() ? "text/event-stream" : "application/json");
-        if (!reply.eventStream()) {
-            byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(reply.status(), bytes.length);
-            exchange.getResponseBody().write(bytes);
-            return;
-        }
-        exchange.sendResponseHeaders(reply.status(), 0); // chunked: one flush per SSE frame
-        OutputStream out = exchange.getResponseBody();
-        for (String frame : reply.parts()) {
-            out.write(frame.getBytes(StandardCharsets.UTF_8));
-            out.flush();
-        }
+        return reply.latency(answer.delay());
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        threads.shutdownNow();
+        server.close();
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.OneUpstreamCase;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import dev.detour.testkit.Rows;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.detour.agents;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.detour.testkit.AgentProcess;
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import java.util.ArrayList;
 import java.util.List;

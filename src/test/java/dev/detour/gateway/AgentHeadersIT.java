@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.detour.testkit.FakeUpstream;
-import dev.detour.testkit.RecordedRequest;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.FakeUpstream;
+import dev.detour.fake.RecordedRequest;
+import dev.detour.fake.Reply;
 import dev.detour.testkit.TwoUpstreamsCase;
 import java.net.URI;
 import java.net.http.HttpRequest;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.App;
-import dev.detour.testkit.FakeUpstream;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.FakeUpstream;
+import dev.detour.fake.Reply;
 import dev.detour.testkit.TestApp;
 import dev.detour.testkit.TwoUpstreamsCase;
 import java.net.http.HttpResponse;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.detour.core.selection.CostEma;
 import dev.detour.core.selection.ModelStateKey;
-import dev.detour.testkit.Bodies;
+import dev.detour.fake.Bodies;
 import dev.detour.testkit.OneUpstreamCase;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;

@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.config.DetourConfig;
-import dev.detour.testkit.Bodies;
+import dev.detour.fake.Bodies;
 import dev.detour.testkit.DatabaseFaults;
 import dev.detour.testkit.Fault;
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.RawHttpClient;
 import dev.detour.testkit.Received;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TcpFaultProxy;
 import java.io.ByteArrayOutputStream;
@@ -588,7 +588,7 @@ class FaultMatrixIT {
     }
 
     /** An upstream whose answers name it: "from a" or "from b", buffered or as a stream. */
-    static java.util.function.Function<dev.detour.testkit.RecordedRequest, Reply> answers(String name) {
+    static java.util.function.Function<dev.detour.fake.RecordedRequest, Reply> answers(String name) {
         Reply buffered = Reply.json(200, Bodies.chatCompletion("upstream-m", "from " + name));
         Reply stream = Reply.sse(Bodies.chatStream("from " + name, " and more"));
         return request -> request.wantsStream() ? stream : buffered;

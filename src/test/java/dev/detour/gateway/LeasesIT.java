@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.testkit.Bodies;
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.Bodies;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.RawHttpClient;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

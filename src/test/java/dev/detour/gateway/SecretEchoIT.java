@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.App;
 import dev.detour.testkit.OneUpstreamCase;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestApp;
 import java.io.ByteArrayOutputStream;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.testkit.Bodies;
+import dev.detour.fake.Bodies;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.OneUpstreamCase;
 import dev.detour.testkit.Received;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

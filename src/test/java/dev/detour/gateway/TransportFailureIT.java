@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.time.Duration;

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
-import dev.detour.testkit.RecordedRequest;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.RecordedRequest;
+import dev.detour.fake.Reply;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

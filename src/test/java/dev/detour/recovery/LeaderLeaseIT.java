@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.App;
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.TestApp;
 import java.time.Duration;
@@ -39,7 +39,7 @@ class LeaderLeaseIT {
     @Test
     void onlyTheLeaseHolderProbesAndADeadHolderIsTakenOverAfterExpiry() {
         long id = gw.account("a", upstream, MAPS, "{\"recovery\":{\"mode\":\"healthcheck\",\"probe_interval_minutes\":1}}");
-        upstream.handler(r -> dev.detour.testkit.Reply.openAiError(500, "still down", "server_error"));
+        upstream.handler(r -> dev.detour.fake.Reply.openAiError(500, "still down", "server_error"));
         RecoveryFixture.setStatus(id, "error");
         gw.app.snapshot().reload();
         second.snapshot().reload();

@@ -3,9 +3,9 @@ package dev.detour.recovery;
 import static dev.detour.recovery.RecoveryFixture.MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import static dev.detour.recovery.RecoveryFixture.MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import java.time.Duration;
 import java.time.LocalDateTime;

@@ -1,7 +1,7 @@
 package dev.detour.smart;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import java.net.URI;
 import java.net.http.HttpRequest;

@@ -1,7 +1,11 @@
 package dev.detour.testkit;
 
-import static dev.detour.testkit.Bodies.quote;
+import static dev.detour.fake.Bodies.quote;
 
+import dev.detour.fake.Bodies;
+import dev.detour.fake.FakeUpstream;
+import dev.detour.fake.RecordedRequest;
+import dev.detour.fake.Reply;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

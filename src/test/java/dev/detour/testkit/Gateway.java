@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.App;
 import dev.detour.config.DetourConfig;
+import dev.detour.fake.FakeUpstream;
 import java.util.function.UnaryOperator;
 import java.io.IOException;
 import java.io.InputStream;

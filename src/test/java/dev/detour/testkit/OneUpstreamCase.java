@@ -1,5 +1,6 @@
 package dev.detour.testkit;
 
+import dev.detour.fake.FakeUpstream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 

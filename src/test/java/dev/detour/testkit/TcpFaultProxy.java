@@ -1,5 +1,6 @@
 package dev.detour.testkit;
 
+import dev.detour.fake.FakeUpstream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.detour.App;
 import dev.detour.config.DetourConfig;
 import dev.detour.testkit.OneUpstreamCase;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import dev.detour.testkit.TestApp;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -68,7 +68,7 @@ class MetricsIT extends OneUpstreamCase {
         gw.app.metrics().probe(false);
         gw.app.metrics().probe(true);
         gw.account("a", upstream, MAPS, null);
-        upstream.enqueue(Reply.sse(dev.detour.testkit.Bodies.chatStream("hi", " there")));
+        upstream.enqueue(Reply.sse(dev.detour.fake.Bodies.chatStream("hi", " there")));
         HttpResponse<String> streamed = gw.post("/v1/chat/completions",
                 "{\"model\":\"gpt-5.6-sol\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
         assertEquals(200, streamed.statusCode());

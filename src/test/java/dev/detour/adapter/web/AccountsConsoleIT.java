@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import java.net.URL;
 import java.util.List;
 import org.htmlunit.WebClient;

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.App;
 import dev.detour.config.DetourConfig;
 import dev.detour.testkit.Configs;
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.TestApp;
 import java.net.URI;

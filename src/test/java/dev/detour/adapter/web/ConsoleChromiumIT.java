@@ -5,9 +5,9 @@ import static dev.detour.adapter.web.AccountsConsoleIT.ONE_MODEL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import dev.detour.testkit.TestApp;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.admin.AccountRows;
 import dev.detour.admin.KeyPolicies;
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestApp;

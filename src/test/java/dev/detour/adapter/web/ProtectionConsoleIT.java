@@ -4,9 +4,9 @@ import static dev.detour.adapter.web.AccountsConsoleIT.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import java.time.Duration;
 import org.htmlunit.WebClient;
 import org.htmlunit.html.DomElement;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import org.htmlunit.WebClient;
 import org.htmlunit.html.HtmlForm;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.detour.testkit.FakeUpstream;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.FakeUpstream;
+import dev.detour.fake.Reply;
 import org.htmlunit.html.DomElement;
 import org.htmlunit.html.HtmlPage;
 import org.junit.jupiter.api.AfterEach;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.detour.testkit.Bodies;
-import dev.detour.testkit.FakeUpstream;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Bodies;
+import dev.detour.fake.FakeUpstream;
+import dev.detour.fake.Reply;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.detour.testkit;
+package dev.detour.fake;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -102,6 +102,38 @@ class FakeUpstreamIT {
         assertEquals(6, stream.split("\n\n").length); // role, 3 deltas, stop, [DONE]
         assertTrue(stream.endsWith("data: [DONE]\n\n"));
         assertTrue(post("/v1/chat/completions", "{\"model\":\"m\"}").body().contains("\"chat.completion\""));
+    }
+
+    @Test
+    void aPacedStreamSendsEveryFrameInOrderThenDoneWithTheLastFromTheTicker() throws Exception {
+        upstream.enqueue(Reply.sse(List.of("{\"n\":1}", "{\"n\":2}", "{\"n\":3}")).every(Duration.ofMillis(5)),
+                Reply.sse(List.of()).every(Duration.ofMillis(5)));
+
+        HttpResponse<String> paced = post("/s", "{}");
+        assertEquals(200, paced.statusCode());
+        assertEquals("text/event-stream", paced.headers().firstValue("content-type").orElseThrow());
+        assertEquals("data: {\"n\":1}\n\ndata: {\"n\":2}\n\ndata: {\"n\":3}\n\ndata: [DONE]\n\n", paced.body());
+        assertEquals("data: [DONE]\n\n", post("/s", "{}").body());
+        assertEquals(0, upstream.concurrency().active(), "a paced stream is counted out before its last frame");
+    }
+
+    @Test
+    void rawSseIsSentAsGivenWithItsStatusHeadersAndLatency() throws Exception {
+        upstream.enqueue(Reply.rawSse(List.of("data: a\n\n", "event: x\ndata: b\n\n")).withStatus(203)
+                .header("X-Relay", "slow").latency(Duration.ofMillis(5)));
+
+        HttpResponse<String> raw = post("/s", "{}");
+        assertEquals(203, raw.statusCode());
+        assertEquals("slow", raw.headers().firstValue("x-relay").orElseThrow());
+        assertEquals("data: a\n\nevent: x\ndata: b\n\n", raw.body());
+    }
+
+    @Test
+    void aFakeThatKeepsNoRequestsStillAnswersThem() throws Exception {
+        upstream.keepRequests(false).handler(request -> Reply.text(200, "seen " + request.body()));
+
+        assertEquals("seen {\"a\":1}", post("/a", "{\"a\":1}").body());
+        assertEquals(0, upstream.requestCount());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.detour.testkit;
+package dev.detour.fake;
 
 import java.time.Duration;
 import java.util.Collections;
@@ -26,7 +26,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * A real HTTP upstream on 127.0.0.1 (Jetty 12, plain handler) scripted per request: queued
  * {@link Reply}s first-in-first-out, else the {@link #handler(Function)}, else a 200 chat
  * completion. Every request is recorded before its reply starts. Holds end on their latch or on
- * {@link #close()}, never on a timer. Run {@link #main} to serve it on its own.
+ * {@link #close()}, never on a timer. The test kit scripts it per test; the demo ({@code DemoUpstream})
+ * and the bench ({@link Main}) give it a handler and leave it running.
  */
 public final class FakeUpstream implements AutoCloseable {
     /** Upper bound for {@link #awaitRequests}: a hang guard, never a timing assertion. */
@@ -39,7 +40,9 @@ public final class FakeUpstream implements AutoCloseable {
     private final CountDownLatch closing = new CountDownLatch(1);
     private final ConnectionStatistics connections = new ConnectionStatistics();
     private final ConcurrencyGauge concurrency = new ConcurrencyGauge();
+    private final FrameTicker ticker = new FrameTicker();
     private volatile Function<RecordedRequest, Reply> handler = FakeUpstream::defaultReply;
+    private volatile boolean keepRequests = true;
 
     private FakeUpstream(int port) {
         QueuedThreadPool threads = new QueuedThreadPool(400, 8);
@@ -91,6 +94,15 @@ public final class FakeUpstream implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Whether requests are kept for {@link #requests()} (tests) or only answered (a long-running demo or
+     * bench, which would otherwise keep every request it ever saw).
+     */
+    public FakeUpstream keepRequests(boolean keep) {
+        this.keepRequests = keep;
+        return this;
+    }
+
     public List<RecordedRequest> requests() {
         return List.copyOf(requests);
     }
@@ -136,6 +148,7 @@ public final class FakeUpstream implements AutoCloseable {
     public void close() {
         closing.countDown();
         holding.forEach(CountDownLatch::countDown);
+        ticker.close();
         try {
             server.stop();
         } catch (Exception e) {
@@ -165,6 +178,9 @@ public final class FakeUpstream implements AutoCloseable {
 
     private RecordedRequest record(Request request) throws java.io.IOException {
         RecordedRequest recorded = RecordedRequest.of(request);
+        if (!keepRequests) {
+            return recorded;
+        }
         synchronized (requests) {
             requests.add(recorded);
             requests.notifyAll();
@@ -182,26 +198,24 @@ public final class FakeUpstream implements AutoCloseable {
                 if (reply == null) {
                     reply = handler.apply(recorded);
                 }
-                new ReplyWriter(request, response, callback, FakeUpstream.this::hold, leave).play(reply);
-                return true;
-            } finally {
+                new ReplyWriter(request, response, callback, FakeUpstream.this::hold, leave, ticker).play(reply);
+                return true; // the writer counts the request out before its last byte, or at a cut
+            } catch (Exception | Error e) {
                 leave.run();
+                throw e;
             }
         }
     }
 
-    /**
-     * Standalone: {@code FakeUpstream [port=8089] [deltas=20] [gapMillis=20]}. Serves the default
-     * chat completion; when the body has {@code "stream":true}, an SSE stream of a role chunk,
-     * N deltas spaced by the gap, a stop chunk and [DONE].
-     */
-    public static void main(String[] args) throws Exception {
-        int port = args.length > 0 ? Integer.parseInt(args[0]) : 8089;
-        int deltas = args.length > 1 ? Integer.parseInt(args[1]) : 20;
-        Duration gap = Duration.ofMillis(args.length > 2 ? Long.parseLong(args[2]) : 20);
-        FakeUpstream fake = start(port).handler(standaloneHandler(deltas, gap));
-        System.out.println("FakeUpstream listening on " + fake.url());
-        fake.server.join();
+    /** Blocks until the server stops (the standalone {@link Main}). */
+    public void join() throws InterruptedException {
+        server.join();
+    }
+
+    /** How long an idle connection stays open (Jetty's 30 s by default); a bench keeps its pools warm longer. */
+    public FakeUpstream idleTimeout(Duration timeout) {
+        ((ServerConnector) server.getConnectors()[0]).setIdleTimeout(timeout.toMillis());
+        return this;
     }
 
     /** The standalone script: an SSE stream for {@code "stream":true}, else the default completion. */
@@ -210,7 +224,7 @@ public final class FakeUpstream implements AutoCloseable {
         for (int i = 0; i < deltas; i++) {
             texts[i] = "tok" + i + " ";
         }
-        Reply stream = Reply.sse(Bodies.chatStream(texts)).frameDelay(gap);
+        Reply stream = Reply.sse(Bodies.chatStream(texts)).every(gap);
         return request -> request.wantsStream() ? stream : defaultReply(request);
     }
 }

@@ -1,4 +1,4 @@
-package dev.detour.testkit;
+package dev.detour.fake;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

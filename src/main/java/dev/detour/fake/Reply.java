@@ -1,4 +1,4 @@
-package dev.detour.testkit;
+package dev.detour.fake;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,7 +19,8 @@ import java.util.zip.GZIPOutputStream;
  *               0 = right after the headers, n = after the n-th SSE frame
  */
 public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, List<String> frames,
-                    boolean done, Duration frameDelay, int holdAt, CountDownLatch release) {
+                    boolean done, Duration frameDelay, int holdAt, CountDownLatch release, Duration latency,
+                    Duration interval) {
     public static final int NO_HOLD = -2;
     public static final int BEFORE_HEADERS = -1;
 
@@ -33,6 +34,8 @@ public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, 
         SSE,
         /** SSE frames, then the connection is cut without the terminal chunk. */
         SSE_THEN_CUT,
+        /** Raw SSE text in pieces, each written and flushed exactly as given, then the stream ends normally. */
+        RAW_SSE,
         /** Raw SSE text in pieces, each written and flushed exactly as given, then the connection is cut. */
         RAW_SSE_THEN_CUT,
         /** Headers announce more than {@code body}; it is sent, then the connection is cut. */
@@ -59,7 +62,7 @@ public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, 
 
     public static Reply sse(List<String> dataFrames) {
         return new Reply(Kind.SSE, 200, eventStreamHeaders(), new byte[0], List.copyOf(dataFrames), true,
-                Duration.ZERO, NO_HOLD, null);
+                Duration.ZERO, NO_HOLD, null, Duration.ZERO, Duration.ZERO);
     }
 
     /** Named-event frames ({@code event: x\ndata: {…}}) as Anthropic and Responses streams send them; no [DONE]. */
@@ -70,7 +73,7 @@ public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, 
     /** Frames, then an abrupt close: no [DONE], no terminal chunk. */
     public static Reply sseThenCut(List<String> dataFrames) {
         return new Reply(Kind.SSE_THEN_CUT, 200, eventStreamHeaders(), new byte[0], List.copyOf(dataFrames), false,
-                Duration.ZERO, NO_HOLD, null);
+                Duration.ZERO, NO_HOLD, null, Duration.ZERO, Duration.ZERO);
     }
 
     /**
@@ -79,7 +82,13 @@ public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, 
      */
     public static Reply rawSseThenCut(List<String> pieces) {
         return new Reply(Kind.RAW_SSE_THEN_CUT, 200, eventStreamHeaders(), new byte[0], List.copyOf(pieces), false,
-                Duration.ZERO, NO_HOLD, null);
+                Duration.ZERO, NO_HOLD, null, Duration.ZERO, Duration.ZERO);
+    }
+
+    /** Raw SSE text in pieces (whole frames, [DONE] included if wanted), each written and flushed as given. */
+    public static Reply rawSse(List<String> pieces) {
+        return new Reply(Kind.RAW_SSE, 200, eventStreamHeaders(), new byte[0], List.copyOf(pieces), false,
+                Duration.ZERO, NO_HOLD, null, Duration.ZERO, Duration.ZERO);
     }
 
     /** Accepts the request and sends nothing until released; then the default chat completion. */
@@ -110,11 +119,11 @@ public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, 
     public Reply header(String name, String value) {
         List<String[]> more = new ArrayList<>(headers);
         more.add(new String[] {name, value});
-        return new Reply(kind, status, List.copyOf(more), body, frames, done, frameDelay, holdAt, release);
+        return new Reply(kind, status, List.copyOf(more), body, frames, done, frameDelay, holdAt, release, latency, interval);
     }
 
     public Reply withoutDone() {
-        return new Reply(kind, status, headers, body, frames, false, frameDelay, holdAt, release);
+        return new Reply(kind, status, headers, body, frames, false, frameDelay, holdAt, release, latency, interval);
     }
 
     /**
@@ -122,16 +131,35 @@ public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, 
      * upstream pace for demos, benchmarks and latency ranking.
      */
     public Reply frameDelay(Duration delay) {
-        return new Reply(kind, status, headers, body, frames, done, delay, holdAt, release);
+        return new Reply(kind, status, headers, body, frames, done, delay, holdAt, release, latency, interval);
+    }
+
+    /** A pause before the status line, whatever the kind: a slow upstream's time to first byte. */
+    public Reply latency(Duration wait) {
+        return new Reply(kind, status, headers, body, frames, done, frameDelay, holdAt, release, wait, interval);
+    }
+
+    /**
+     * SSE frames {@code interval} apart, the first at once and [DONE] with the last, reckoned from the
+     * start of the answer so a late frame does not delay the next. Unlike {@link #frameDelay} no thread
+     * waits: one {@link FrameTicker} sends the frames of every such stream, so a thousand held streams
+     * cost no thread each (the bench). Not combined with a hold.
+     */
+    public Reply every(Duration interval) {
+        return new Reply(kind, status, headers, body, frames, done, frameDelay, holdAt, release, latency, interval);
+    }
+
+    public Reply withStatus(int code) {
+        return new Reply(kind, code, headers, body, frames, done, frameDelay, holdAt, release, latency, interval);
     }
 
     public Reply holdAt(int position) {
-        return new Reply(kind, status, headers, body, frames, done, frameDelay, position, release);
+        return new Reply(kind, status, headers, body, frames, done, frameDelay, position, release, latency, interval);
     }
 
     /** The hold ends when {@code latch} reaches zero (or the fake closes), instead of only at close. */
     public Reply releasedBy(CountDownLatch latch) {
-        return new Reply(kind, status, headers, body, frames, done, frameDelay, holdAt, latch);
+        return new Reply(kind, status, headers, body, frames, done, frameDelay, holdAt, latch, latency, interval);
     }
 
     /** Sends the body gzip-compressed with {@code Content-Encoding: gzip}. */
@@ -142,13 +170,13 @@ public record Reply(Kind kind, int status, List<String[]> headers, byte[] body, 
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new Reply(kind, status, headers, out.toByteArray(), frames, done, frameDelay, holdAt, release)
+        return new Reply(kind, status, headers, out.toByteArray(), frames, done, frameDelay, holdAt, release, latency, interval)
                 .header("Content-Encoding", "gzip");
     }
 
     private static Reply bytes(Kind kind, int status, String contentType, String body) {
         return new Reply(kind, status, List.<String[]>of(new String[] {"Content-Type", contentType}),
-                body.getBytes(StandardCharsets.UTF_8), List.of(), false, Duration.ZERO, NO_HOLD, null);
+                body.getBytes(StandardCharsets.UTF_8), List.of(), false, Duration.ZERO, NO_HOLD, null, Duration.ZERO, Duration.ZERO);
     }
 
     private static List<String[]> eventStreamHeaders() {
