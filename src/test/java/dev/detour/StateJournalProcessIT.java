@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.testkit.DetourProcess;
-import dev.detour.testkit.FakeUpstream;
+import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
-import dev.detour.testkit.Reply;
+import dev.detour.fake.Reply;
 import dev.detour.testkit.TestApp;
 import java.io.IOException;
 import java.net.URI;
