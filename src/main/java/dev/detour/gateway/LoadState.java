@@ -58,7 +58,7 @@ public final class LoadState {
         return bindings;
     }
 
-    /** S-4 min pick gap and idle bonus; constants until the site settings store is wired. */
+    /** S-4 min pick gap and idle bonus, from the runtime settings (U-5: applied live by {@link #useSettings}). */
     public SelectionSettings settings() {
         return settings;
     }
