@@ -89,13 +89,10 @@ public final class InMemoryPoolStore implements PoolStore {
     public synchronized StateChange recordFailure(String writeId, long accountId, String modelKey, Failure failure,
             Instant at) {
         Account account = existing(accountId);
-        if (writeId != null && !writeIds.add(writeId)) {
-            return new StateChange(account, rowsOf(accountId), false);
-        }
-        FailureOutcome outcome = FailureTransition.apply(account, rowsOf(accountId),
+        FailureOutcome outcome = seen(writeId) ? null : FailureTransition.apply(account, rowsOf(accountId),
                 servedSince(accountId, FailureTransition.servedSince(at)), modelKey, failure, at);
-        if (!outcome.changed()) {
-            return new StateChange(account, rowsOf(accountId), false);
+        if (outcome == null || !outcome.changed()) {
+            return unchanged(account);
         }
         Account after = outcome.applyTo(account);
         accounts.put(accountId, after);
@@ -111,13 +108,10 @@ public final class InMemoryPoolStore implements PoolStore {
     public synchronized StateChange recordSuccess(String writeId, long accountId, String modelKey, boolean modelTest,
             Instant at) {
         Account account = existing(accountId);
-        if (writeId != null && !writeIds.add(writeId)) {
-            return new StateChange(account, rowsOf(accountId), false);
-        }
-        SuccessOutcome outcome = SuccessTransition.apply(account, rowsOf(accountId), accountUpdatedAt.get(accountId),
-                modelKey, modelTest, at);
-        if (!outcome.changed()) {
-            return new StateChange(account, rowsOf(accountId), false);
+        SuccessOutcome outcome = seen(writeId) ? null : SuccessTransition.apply(account, rowsOf(accountId),
+                accountUpdatedAt.get(accountId), modelKey, modelTest, at);
+        if (outcome == null || !outcome.changed()) {
+            return unchanged(account);
         }
         Account after = outcome.applyTo(account);
         if (outcome.accountChanged()) {
@@ -133,6 +127,15 @@ public final class InMemoryPoolStore implements PoolStore {
         }
         revision++;
         return new StateChange(after, rowsOf(accountId), false);
+    }
+
+    /** D-1: a write id applied before changes nothing the second time. */
+    private boolean seen(String writeId) {
+        return writeId != null && !writeIds.add(writeId);
+    }
+
+    private StateChange unchanged(Account account) {
+        return new StateChange(account, rowsOf(account.id()), false);
     }
 
     private Account existing(long accountId) {

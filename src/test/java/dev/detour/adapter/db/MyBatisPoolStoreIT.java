@@ -3,15 +3,12 @@ package dev.detour.adapter.db;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.core.failure.AttemptFacts;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClassifier;
 import dev.detour.gateway.PoolStore.StateChange;
-import dev.detour.testkit.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Rows;
-import dev.detour.testkit.TestApp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -29,38 +26,29 @@ import org.junit.jupiter.api.Test;
  */
 class MyBatisPoolStoreIT {
     private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
-    private Gateway gw;
-    private FakeUpstream upstream;
-    private MyBatisPoolStore store;
-    private ExecutorService writers;
-    private long id;
+    private final ExecutorService writers = Executors.newFixedThreadPool(2);
+    private TwoModelAccount pool;
 
     @BeforeEach
     void start() {
-        gw = Gateway.start();
-        upstream = FakeUpstream.start();
-        id = gw.account("a", upstream, "[{\"from\":\"gpt\",\"to\":\"up-gpt\"},{\"from\":\"glm\",\"to\":\"up-glm\"}]",
-                "{\"failure_policy\":{\"retry_count\":0,\"cooldown_enabled\":true,\"cooldown_seconds\":10}}");
-        store = new MyBatisPoolStore(gw.app.database(), new SecretBox(TestApp.MASTER_KEY));
-        writers = Executors.newFixedThreadPool(2);
+        pool = TwoModelAccount.start();
     }
 
     @AfterEach
     void stop() {
         writers.shutdownNow();
-        gw.close();
-        upstream.close();
+        pool.close();
     }
 
     @Test
     void twoModelFailuresWrittenAtOnceOnTwoConnectionsEscalateTheAccountExactlyOnce() {
-        List<CompletableFuture<StateChange>> written = gw.app.database().inTransaction(s -> {
+        List<CompletableFuture<StateChange>> written = pool.gw().app.database().inTransaction(s -> {
             // hold the account's row lock while both writes start, so they are queued on it together
-            s.getMapper(PoolStateMapper.class).lockAccount(id);
+            s.getMapper(PoolStateMapper.class).lockAccount(pool.id());
             List<CompletableFuture<StateChange>> both = List.of(
-                    CompletableFuture.supplyAsync(() -> store.recordFailure("gpt", id, "up-gpt", failure("up-gpt"),
+                    CompletableFuture.supplyAsync(() -> pool.store().recordFailure("gpt", pool.id(), "up-gpt", failure("up-gpt"),
                             T0), writers),
-                    CompletableFuture.supplyAsync(() -> store.recordFailure("glm", id, "up-glm", failure("up-glm"),
+                    CompletableFuture.supplyAsync(() -> pool.store().recordFailure("glm", pool.id(), "up-glm", failure("up-glm"),
                             T0), writers));
             Gateway.await(() -> lockWaits() == 2, "both writes wait for the account's row lock");
             return both;
@@ -69,26 +57,26 @@ class MyBatisPoolStoreIT {
 
         assertEquals(1, changes.stream().filter(StateChange::escalated).count(),
                 "the second write saw the first one's cooling row and escalated; the first did not");
-        assertEquals(1, Rows.number("SELECT transient_failure_count FROM account_models WHERE account_id = " + id
+        assertEquals(1, Rows.number("SELECT transient_failure_count FROM account_models WHERE account_id = " + pool.id()
                 + " AND model_key = 'up-gpt'"));
-        assertEquals(1, Rows.number("SELECT transient_failure_count FROM account_models WHERE account_id = " + id
+        assertEquals(1, Rows.number("SELECT transient_failure_count FROM account_models WHERE account_id = " + pool.id()
                 + " AND model_key = 'up-glm'"));
-        assertNotNull(Rows.column("SELECT cooldown_until AS t FROM accounts WHERE id = " + id, "t"),
+        assertNotNull(Rows.column("SELECT cooldown_until AS t FROM accounts WHERE id = " + pool.id(), "t"),
                 "the account itself cools: every serviceable model is unavailable");
     }
 
     @Test
     void aSuccessWrittenUnderTheLockClearsTheEscalationItFollows() {
-        store.recordFailure("gpt", id, "up-gpt", failure("up-gpt"), T0);
-        StateChange escalation = store.recordFailure("glm", id, "up-glm", failure("up-glm"), T0);
+        pool.store().recordFailure("gpt", pool.id(), "up-gpt", failure("up-gpt"), T0);
+        StateChange escalation = pool.store().recordFailure("glm", pool.id(), "up-glm", failure("up-glm"), T0);
         assertEquals(true, escalation.escalated());
 
-        StateChange cleared = store.recordSuccess("ok", id, "up-gpt", false, T0.plusSeconds(1));
+        StateChange cleared = pool.store().recordSuccess("ok", pool.id(), "up-gpt", false, T0.plusSeconds(1));
 
         assertEquals(true, cleared.account().failure().isClean(), cleared.account().failure().toString());
-        assertEquals(0, Rows.number("SELECT COUNT(*) FROM account_models WHERE account_id = " + id
+        assertEquals(0, Rows.number("SELECT COUNT(*) FROM account_models WHERE account_id = " + pool.id()
                 + " AND model_key = 'up-gpt'"), "the model that answered is clean again");
-        assertEquals(1, Rows.number("SELECT COUNT(*) FROM account_models WHERE account_id = " + id
+        assertEquals(1, Rows.number("SELECT COUNT(*) FROM account_models WHERE account_id = " + pool.id()
                 + " AND model_key = 'up-glm'"), "the other model's failure stays");
     }
 
