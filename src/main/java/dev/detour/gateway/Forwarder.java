@@ -171,12 +171,12 @@ public final class Forwarder {
             try {
                 trace.modelKey = candidate.modelKey();
                 load.picked(account.id(), pickedAt); // S-4: min pick gap and idle bonus read it
-                AttemptRules.Next next = tryAccount(call, candidate, trace, sink);
-                if (next != AttemptRules.Next.NEXT_ACCOUNT) {
-                    if (next == AttemptRules.Next.STOP) {
-                        break;
-                    }
-                    return; // answered
+                Step step = tryAccount(call, candidate, trace, sink);
+                if (step == Step.ANSWERED) {
+                    return;
+                }
+                if (step == Step.STOP) {
+                    break;
                 }
             } finally {
                 load.exitTrial(account.id());
@@ -212,11 +212,11 @@ public final class Forwarder {
         return soonest;
     }
 
-    /**
-     * One account: attempts until one is answered or {@link AttemptRules#afterFailure} leaves the account;
-     * returns null when the client has its answer, else where the loop goes next.
-     */
-    private AttemptRules.Next tryAccount(ClientCall call, Candidate candidate, Trace trace, ResponseSink sink) {
+    /** Where the loop stands after one account. */
+    private enum Step { ANSWERED, NEXT_ACCOUNT, STOP }
+
+    /** One account: attempts until one is answered or {@link AttemptRules#afterFailure} leaves the account. */
+    private Step tryAccount(ClientCall call, Candidate candidate, Trace trace, ResponseSink sink) {
         Account account = candidate.account();
         UpstreamRequest request = UpstreamRequests.build(call, account, candidate.upstreamModel(),
                 secrets.apiKey(account.id()));
@@ -230,7 +230,7 @@ public final class Forwarder {
                 case SUCCESS_BUFFERED, SUCCESS_STREAM -> {
                     trace.attempts.add(answered(account, result, durationMs));
                     deliver(call, candidate, result, trace, sink);
-                    return null;
+                    return Step.ANSWERED;
                 }
                 case CLIENT_ERROR -> {
                     // F-1 None class: the client's own problem, returned as-is, never retried or switched
@@ -240,7 +240,7 @@ public final class Forwarder {
                     trace.reasonCode = ReasonCode.RETURNED_CLIENT_ERROR.wire();
                     answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()), result.body(),
                             Outcome.CLIENT_ERROR);
-                    return null;
+                    return Step.ANSWERED;
                 }
                 default -> {
                 }
@@ -258,7 +258,7 @@ public final class Forwarder {
             }
             effects.failed(call, candidate, failure, trace, now);
             trace.reasonCode = decision.reason().wire();
-            return decision.next();
+            return decision.next() == AttemptRules.Next.STOP ? Step.STOP : Step.NEXT_ACCOUNT;
         }
     }
 

@@ -167,6 +167,20 @@ class AttemptLoopTest {
     }
 
     @Test
+    void aSideEffectingRequestRefusedAtConnectIsRetriedOnTheSameAccount() {
+        pool(account(1, A, 0, ONE_RETRY), account(2, B, 1, NO_RETRY));
+        upstream.script(A, Step.fails(TransportErrorType.CONNECT_REFUSED), Step.ok(OK)).script(B, Step.ok(OK));
+
+        Answer answer = send("{\"model\":\"gpt\",\"background\":true}");
+
+        assertEquals(200, answer.status);
+        RequestEvent event = onlyEvent();
+        assertEquals(List.of("1:null:retry_same", "1:200:final"), attempts(event));
+        assertEquals("retry_same_account", event.reasonCode());
+        assertEquals(0, upstream.sentTo(B));
+    }
+
+    @Test
     void aSideEffectingRequestOnceDispatchedIsNeverSentToASecondAccount() {
         upstream.script(A, Step.answer(503, BUSY)).script(B, Step.ok(OK));
 
