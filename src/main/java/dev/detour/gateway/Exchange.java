@@ -1,5 +1,6 @@
 package dev.detour.gateway;
 
+import dev.detour.core.attempt.AttemptRules;
 import dev.detour.core.failure.AttemptFacts;
 import dev.detour.core.failure.FailureClassifier;
 import dev.detour.core.failure.SseFrames;
@@ -36,7 +37,7 @@ final class Exchange {
         try {
             response = upstream.send(request);
         } catch (UpstreamTransportException e) {
-            return transportFailure(request, e.error(), modelKey, dispatched(e.error()));
+            return transportFailure(request, e.error(), modelKey, AttemptRules.dispatched(e.error().type()));
         }
         int status = response.status();
         boolean success = status >= 200 && status < 300;
@@ -194,12 +195,6 @@ final class Exchange {
         Verdict verdict = FailureClassifier.classify(AttemptFacts.transport(error).forModel(modelKey)
                 .maskingWith(RequestSecrets.maskFor(request)), clock.instant());
         return AttemptResult.failed(verdict.failure(), dispatched);
-    }
-
-    /** P-10: a request that never reached the upstream may still go elsewhere. */
-    private static boolean dispatched(TransportError error) {
-        return !(error.type() == TransportErrorType.CONNECT_REFUSED || error.type() == TransportErrorType.UNKNOWN_HOST
-                || error.type() == TransportErrorType.CONNECT_TIMEOUT);
     }
 
     static boolean isEventStream(UpstreamResponse response) {

@@ -1,13 +1,12 @@
 package dev.detour.gateway;
 
 import dev.detour.core.account.Account;
-import dev.detour.core.account.AccountFailureState;
 import dev.detour.core.account.EndpointFamily;
-import dev.detour.core.account.ModelState;
+import dev.detour.core.attempt.AttemptAction;
+import dev.detour.core.attempt.AttemptRules;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClassifier;
 import dev.detour.core.selection.Candidate;
-import dev.detour.core.selection.ModelStateKey;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.PoolAnswer;
 import dev.detour.core.selection.PoolErrorCode;
@@ -21,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -33,49 +33,31 @@ public final class Forwarder {
     private final PoolSnapshot snapshot;
     private final Router router;
     private final Exchange exchange;
-    private final StateRecorder state;
     private final Leases leases;
     private final EventSink events;
     private final SecretLookup secrets;
     private final Pauser pauser;
     private final Clock clock;
-    private final SmartKeys smart;
     private final LoadState load;
-    private final UpstreamClient upstream;
-
-    public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
-            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock) {
-        this(snapshot, router, upstream, state, leases, events, secrets, pauser, clock, SmartKeys.none(), null);
-    }
-
-    public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
-            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, SmartKeys smart) {
-        this(snapshot, router, upstream, state, leases, events, secrets, pauser, clock, smart, null);
-    }
-
-    public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
-            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, LoadState load) {
-        this(snapshot, router, upstream, state, leases, events, secrets, pauser, clock, SmartKeys.none(), load);
-    }
+    private final AttemptEffects effects;
 
     /**
-     * With the smart-key facts (cost and spend, route stats, response bindings) and the load
-     * state (S-4 pick times, S-6 bindings, S-7 costs, S-9 halts, C-6 half-open guard).
+     * Every collaborator is required; a gateway without smart-key facts passes {@link SmartKeys#none()}.
+     * {@code smart}: cost and spend, route stats, response bindings; {@code load}: S-4 pick times, S-6
+     * bindings, S-7 costs, S-9 halts, the C-6 half-open guard.
      */
     public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
             EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, SmartKeys smart, LoadState load) {
-        this.smart = smart;
-        this.load = load;
-        this.snapshot = snapshot;
-        this.router = router;
-        this.upstream = upstream;
-        this.exchange = new Exchange(upstream, clock);
-        this.state = state;
-        this.leases = leases;
-        this.events = events;
-        this.secrets = secrets;
-        this.pauser = pauser;
-        this.clock = clock;
+        this.snapshot = Objects.requireNonNull(snapshot);
+        this.router = Objects.requireNonNull(router);
+        this.exchange = new Exchange(Objects.requireNonNull(upstream), clock);
+        this.leases = Objects.requireNonNull(leases);
+        this.events = Objects.requireNonNull(events);
+        this.secrets = Objects.requireNonNull(secrets);
+        this.pauser = Objects.requireNonNull(pauser);
+        this.clock = Objects.requireNonNull(clock);
+        this.load = Objects.requireNonNull(load);
+        this.effects = new AttemptEffects(snapshot, state, events, smart, load, upstream);
     }
 
     /** The key presented by the client, if it is known, enabled and not expired (K-2); else null. */
@@ -159,62 +141,61 @@ public final class Forwarder {
         runAttempts(call, decision.plan(), trace, sink);
     }
 
+    /** Select → try → count → decide (P-3): the decisions are {@link AttemptRules}'; this runs them. */
     private void runAttempts(ClientCall call, Plan plan, Trace trace, ResponseSink sink) {
         plan.rejections().forEach(r -> trace.rejections.add(new RejectionRecord(r.accountId(), r.reason().wire())));
         trace.reasonCode = plan.reason().wire();
         int maxAttempts = call.key().policy().maxAttempts();
         Set<Long> tried = new HashSet<>();
-        boolean stopped = false;
+        boolean skippedForCapacity = false;
         for (Candidate candidate : plan.candidates()) {
             Account account = candidate.account();
-            if (stopped || (maxAttempts > 0 && tried.size() >= maxAttempts) || !tried.add(account.id())) {
+            if (!AttemptRules.mayTryAnother(tried.size(), maxAttempts) || tried.contains(account.id())) {
                 continue;
             }
+            Instant pickedAt = clock.instant();
             // S-5: a full account is skipped this time, with no failure recorded
             int limit = router.capacityShare(account.maxInFlight()); // S-5: this instance's share
             if (!leases.tryAcquire(account.id(), limit)) {
-                tried.remove(account.id());
+                skippedForCapacity = true;
                 trace.rejections.add(new RejectionRecord(account.id(), ReasonCode.CAPACITY_OVERFLOW_TO_NEXT.wire()));
                 continue;
             }
             // C-6: an account in half-open admits one trial request at a time; the others skip it
-            if (load != null && !load.enterTrial(account, clock.instant())) {
+            if (!load.enterTrial(account, pickedAt)) {
                 leases.release(account.id());
-                tried.remove(account.id());
                 trace.rejections.add(new RejectionRecord(account.id(), ReasonCode.REJECTED_COOLING.wire()));
                 continue;
             }
+            tried.add(account.id());
             try {
                 trace.modelKey = candidate.modelKey();
-                if (load != null) {
-                    load.picked(account.id(), clock.instant()); // S-4: min pick gap and idle bonus read it
-                }
+                load.picked(account.id(), pickedAt); // S-4: min pick gap and idle bonus read it
                 Step step = tryAccount(call, candidate, trace, sink);
-                if (step == Step.DONE) {
+                if (step == Step.ANSWERED) {
                     return;
                 }
-                stopped = step == Step.STOP;
-            } finally {
-                if (load != null) {
-                    load.exitTrial(account.id());
+                if (step == Step.STOP) {
+                    break;
                 }
+            } finally {
+                load.exitTrial(account.id());
                 leases.release(account.id());
             }
         }
-        if (trace.attempts.isEmpty() && skippedForCapacity(trace)) {
+        Instant now = clock.instant();
+        if (AttemptRules.atCapacity(trace.attempts.size(), skippedForCapacity)) {
             // S-5: nothing was tried because everything was full: busy, not broken; nothing recorded
             trace.retryAfter(1);
             answerError(trace, sink, 503, PoolErrorCode.AT_CAPACITY.code(), "every route is at its in-flight limit;"
                     + " retry shortly; request " + call.requestId(), Outcome.FAILURE);
             return;
         }
-        if (load != null) {
-            load.requestFailed(trace.failed, clock.instant()); // S-9: every attempt failed
-        }
+        effects.requestFailed(trace, now);
         // P-8': 429 when every attempt hit a rate limit, 503 (Anthropic 529) when every one was overload,
         // 5xx or transport, 502 for a mix; Retry-After = when the soonest of those routes is usable again
         PoolAnswer answer = PoolAnswer.afterAttempts(trace.failedAttempts,
-                call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC, clock.instant(), soonestLeftOut(plan));
+                call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC, now, soonestLeftOut(plan));
         trace.retryAfter(answer.retryAfterSeconds());
         answerError(trace, sink, answer.status(), answer.code(), answer.type(), "every route failed after "
                 + trace.attempts.size() + " attempt(s); request " + call.requestId(), Outcome.FAILURE);
@@ -231,28 +212,15 @@ public final class Forwarder {
         return soonest;
     }
 
-    /** When the route (account block, model cooldown) is usable again after its recorded failure; null: at once. */
-    private Instant usableAt(long accountId, String modelKey) {
-        PoolSnapshot.View view = snapshot.view();
-        Account current = view.byId().get(accountId);
-        Instant until = current == null || current.failure() == null ? null : current.failure().blockedUntil();
-        ModelState row = modelKey == null ? null : view.models().get(new ModelStateKey(accountId, modelKey));
-        until = AccountFailureState.later(until, row == null ? null : row.cooldownUntil());
-        return until != null && until.isAfter(clock.instant()) ? until : null;
-    }
+    /** Where the loop stands after one account. */
+    private enum Step { ANSWERED, NEXT_ACCOUNT, STOP }
 
-    private static boolean skippedForCapacity(Trace trace) {
-        String overflow = ReasonCode.CAPACITY_OVERFLOW_TO_NEXT.wire();
-        return trace.rejections.stream().anyMatch(r -> overflow.equals(r.reason()));
-    }
-
-    private enum Step { DONE, NEXT, STOP }
-
-    /** One account: same-account retries by policy, then one recorded failure (P-3). */
+    /** One account: attempts until one is answered or {@link AttemptRules#afterFailure} leaves the account. */
     private Step tryAccount(ClientCall call, Candidate candidate, Trace trace, ResponseSink sink) {
         Account account = candidate.account();
         UpstreamRequest request = UpstreamRequests.build(call, account, candidate.upstreamModel(),
                 secrets.apiKey(account.id()));
+        Duration interval = Duration.ofMillis(account.failurePolicy().retryIntervalMs());
         int retriesLeft = account.failurePolicy().retryCount();
         while (true) {
             long started = System.nanoTime();
@@ -260,59 +228,37 @@ public final class Forwarder {
             long durationMs = (System.nanoTime() - started) / 1_000_000;
             switch (result.kind()) {
                 case SUCCESS_BUFFERED, SUCCESS_STREAM -> {
-                    trace.attempts.add(new AttemptRecord(account.id(), result.status(), null, null, durationMs, "final"));
+                    trace.attempts.add(answered(account, result, durationMs));
                     deliver(call, candidate, result, trace, sink);
-                    return Step.DONE;
+                    return Step.ANSWERED;
                 }
                 case CLIENT_ERROR -> {
                     // F-1 None class: the client's own problem, returned as-is, never retried or switched
-                    trace.attempts.add(new AttemptRecord(account.id(), result.status(), null, null, durationMs, "final"));
+                    trace.attempts.add(answered(account, result, durationMs));
                     trace.accountId = account.id();
                     trace.groupId = account.groupId();
                     trace.reasonCode = ReasonCode.RETURNED_CLIENT_ERROR.wire();
                     answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()), result.body(),
                             Outcome.CLIENT_ERROR);
-                    return Step.DONE;
+                    return Step.ANSWERED;
                 }
                 default -> {
                 }
             }
+            Instant now = clock.instant();
             Failure failure = result.failure();
-            boolean sideEffectStop = call.peek().neverSentTwice() && result.dispatched();
-            // P-10': the state may live on this account (or was just created here): no other account after dispatch
-            boolean stateStop = trace.stateBoundUnknown && result.dispatched();
-            // C-4': never on a 429 or when the upstream named a wait longer than the retry interval
-            Duration interval = Duration.ofMillis(account.failurePolicy().retryIntervalMs());
-            if (retriesLeft > 0 && failure.retrySameAccount(interval) && !sideEffectStop) {
+            AttemptRules.Decision decision = AttemptRules.afterFailure(new AttemptRules.FailedAttempt(failure,
+                    retriesLeft, interval, call.peek().neverSentTwice(), result.dispatched(),
+                    trace.stateBoundUnknown));
+            trace.attempts.add(failed(account, failure, durationMs, decision.action()));
+            if (decision.next() == AttemptRules.Next.SAME_ACCOUNT) {
                 retriesLeft--;
-                trace.attempts.add(attempt(account, failure, durationMs, "retry_same"));
-                pauser.pause(account.failurePolicy().retryIntervalMs());
+                pauser.pause(interval.toMillis());
                 continue;
             }
-            trace.attempts.add(attempt(account, failure, durationMs, "switch"));
-            if (upstream.closed()) {
-                // D-3: Detour's own shutdown cut this exchange at the end of the grace; no account failed
-                trace.failedAttempts.add(new PoolAnswer.FailedAttempt(failure, usableAt(account.id(),
-                        candidate.modelKey())));
-            } else {
-                smart.stats().record(account.id(), candidate.modelKey(), false, null); // S-3: real traffic only
-                state.onFailure(account, candidate.modelKey(), failure, clock.instant());
-                trace.failedAttempts.add(new PoolAnswer.FailedAttempt(failure, usableAt(account.id(),
-                        candidate.modelKey())));
-                events.touchAccount(account.id(), false, clock.instant(), null);
-                loadFailed(call, account, failure, trace);
-            }
-            if (stateStop) {
-                trace.reasonCode = ReasonCode.STATE_BOUND_UNKNOWN.wire();
-                return Step.STOP;
-            }
-            if (sideEffectStop) {
-                // P-10: store/background/conversation requests are never replayed on a second account once dispatched
-                trace.reasonCode = ReasonCode.RETRY_STOPPED_AFTER_COMMIT.wire();
-                return Step.STOP;
-            }
-            trace.reasonCode = ReasonCode.SWITCHED_AFTER_FAILURE.wire();
-            return Step.NEXT;
+            effects.failed(call, candidate, failure, trace, now);
+            trace.reasonCode = decision.reason().wire();
+            return decision.next() == AttemptRules.Next.STOP ? Step.STOP : Step.NEXT_ACCOUNT;
         }
     }
 
@@ -324,11 +270,8 @@ public final class Forwarder {
         if (result.kind() == AttemptResult.Kind.SUCCESS_BUFFERED) {
             AnswerFacts answer = result.answer(); // usage, cost and id from Exchange's one read of the body
             trace.usage = answer.usage();
-            settleSmart(call, candidate, trace, ResponseIds.of(call.family(), answer),
-                    (int) ((System.nanoTime() - trace.startNanos) / 1_000_000));
-            loadSucceeded(call, candidate, trace, answer.costMicros());
-            state.onSuccess(account, candidate.modelKey(), clock.instant());
-            events.touchAccount(account.id(), true, clock.instant(), candidate.modelKey());
+            effects.delivered(call, candidate, trace, ResponseIds.of(call.family(), answer),
+                    (int) ((System.nanoTime() - trace.startNanos) / 1_000_000), answer.costMicros(), clock.instant());
             answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()), result.body(),
                     Outcome.SUCCESS);
             return;
@@ -340,12 +283,12 @@ public final class Forwarder {
         journalStart(trace); // D-5: a stream cut by the process dying is logged with its account and status
         ResponseIds.Sniffer sniffer = new ResponseIds.Sniffer(sink, call.family());
         StreamRelay.Result relayed = new StreamRelay(result.mask()).relay(result.openStream(), result.body(), sniffer);
+        Instant ended = clock.instant();
         trace.usage = relayed.usage();
         trace.usageMissing = !relayed.usageSeen(); // P-7': the cost of this stream could not be known
         trace.ttftMs = (int) ((relayed.firstWriteNanos() - trace.startNanos) / 1_000_000);
         if (relayed.clientGone()) {
-            // P-7: a client cancel is never charged to the account; P-7': the key pays for the usage that came
-            chargeKey(call, candidate, trace);
+            effects.cancelled(call, candidate, trace);
             finish(trace, Outcome.CANCELLED, null);
             return;
         }
@@ -353,19 +296,12 @@ public final class Forwarder {
             // P-6: after the first chunk nothing can be switched; record the truncation, never retry
             Failure failure = FailureClassifier.truncatedStream(result.status(), candidate.modelKey());
             markLastAttempt(trace, failure); // E: the attempt says why it failed
-            chargeKey(call, candidate, trace); // P-7': usage that arrived before the cut is charged
-            if (!upstream.closed()) { // D-3: a stream cut by Detour's own shutdown is no failure of the account
-                state.onFailure(account, candidate.modelKey(), failure, clock.instant());
-                events.touchAccount(account.id(), false, clock.instant(), null);
-            }
+            effects.cut(call, candidate, failure, trace, ended);
             finish(trace, Outcome.FAILURE, BrokenStreamEnding.CODE);
             endBroken(call, sniffer);
             return;
         }
-        settleSmart(call, candidate, trace, sniffer.responseId(), trace.ttftMs);
-        loadSucceeded(call, candidate, trace, relayed.costMicros());
-        state.onSuccess(account, candidate.modelKey(), clock.instant());
-        events.touchAccount(account.id(), true, clock.instant(), candidate.modelKey());
+        effects.delivered(call, candidate, trace, sniffer.responseId(), trace.ttftMs, relayed.costMicros(), ended);
         finish(trace, Outcome.SUCCESS, null);
     }
 
@@ -399,73 +335,19 @@ public final class Forwarder {
         }
     }
 
-    /**
-     * Smart keys, on a delivered answer: cost = tokens × price × group ratio on the event and the key's
-     * spend (K-2); the route's real-traffic outcome and TTFT (S-3); response id → account (P-10).
-     */
-    private void settleSmart(ClientCall call, Candidate candidate, Trace trace, String responseId, Integer ttftMs) {
-        Account account = candidate.account();
-        chargeKey(call, candidate, trace);
-        smart.stats().record(account.id(), candidate.modelKey(), true, ttftMs);
-        if (responseId != null) {
-            smart.bindResponse(responseId, account.id(), clock.instant());
-        }
-        String conversation = call.peek().conversationBindingKey();
-        if (conversation != null) {
-            // P-10': the conversation now has state here; its next requests come back to this account
-            smart.bindResponse(conversation, account.id(), clock.instant());
-        }
-    }
-
-    /**
-     * K-2 / P-7': the event's cost and the key's spend from the usage that arrived — the same sum for a
-     * completed, a cancelled and a cut stream (the event cost is what the spend is later stored from).
-     */
-    private void chargeKey(ClientCall call, Candidate candidate, Trace trace) {
-        var group = snapshot.view().groups().get(candidate.account().groupId());
-        long ratio = group == null ? dev.detour.core.selection.GroupView.RATIO_ONE : group.ratioPpm();
-        trace.costMicros = smart.settle(call.key().id(), candidate.modelKey(), call.peek().model(), ratio,
-                trace.usage);
-    }
-
-    /** S-6 bind/renew, S-7 cost ledger, S-9 clear the group's halt — all in memory unless something changed. */
-    private void loadSucceeded(ClientCall call, Candidate candidate, Trace trace, long costMicros) {
-        if (load == null) {
-            return;
-        }
-        Account account = candidate.account();
-        load.bindings().served(call.key().id(), call.peek().sessionId(), call.peek().model(), account.id(),
-                clock.instant());
-        if (costMicros >= 0 && trace.usage != null) {
-            load.observeCost(account.id(), candidate.modelKey(), costMicros,
-                    trace.usage.inputTokens() + trace.usage.outputTokens(), clock.instant());
-        }
-        load.groupSucceeded(account.groupId(), clock.instant());
-    }
-
-    /** S-6: a bound account that fails is unbound (the request falls through); S-9 collects the failure. */
-    private void loadFailed(ClientCall call, Account account, Failure failure, Trace trace) {
-        if (load == null) {
-            return;
-        }
-        trace.failed.add(new LoadState.Failed(account, failure));
-        load.bindings().unbind(call.key().id(), call.peek().sessionId(), call.peek().model(), account.id(),
-                clock.instant());
-    }
-
     /** The decision that put this answer on this account: first pick, a same-account retry, or a switch. */
     private static ReasonCode successReason(Trace trace, Candidate candidate) {
-        boolean switched = trace.attempts.stream().anyMatch(a -> a.action().equals("switch"));
-        if (switched) {
-            return ReasonCode.SWITCHED_AFTER_FAILURE;
-        }
-        boolean retried = trace.attempts.stream().anyMatch(a -> a.action().equals("retry_same"));
-        return retried ? ReasonCode.RETRY_SAME_ACCOUNT : candidate.why();
+        List<AttemptAction> earlier = trace.attempts.stream().map(a -> AttemptAction.fromWire(a.action())).toList();
+        return AttemptRules.successReason(earlier, candidate.why());
     }
 
-    private static AttemptRecord attempt(Account account, Failure failure, long durationMs, String action) {
+    private static AttemptRecord answered(Account account, AttemptResult result, long durationMs) {
+        return new AttemptRecord(account.id(), result.status(), null, null, durationMs, AttemptAction.FINAL.wire());
+    }
+
+    private static AttemptRecord failed(Account account, Failure failure, long durationMs, AttemptAction action) {
         return new AttemptRecord(account.id(), failure.status(), failure.kind().wire(), failure.scope().wire(),
-                durationMs, action);
+                durationMs, action.wire());
     }
 
     private void answerError(Trace trace, ResponseSink sink, int status, String code, String message,

@@ -1,6 +1,7 @@
 package dev.detour.gateway;
 
 import dev.detour.core.account.Account;
+import dev.detour.core.cooldown.BreakerRules;
 import dev.detour.core.cooldown.GroupHaltRules;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.selection.CostEma;
@@ -58,7 +59,7 @@ public final class LoadState {
         return bindings;
     }
 
-    /** S-4 min pick gap and idle bonus; constants until the site settings store is wired. */
+    /** S-4 min pick gap and idle bonus, from the runtime settings (U-5: applied live by {@link #useSettings}). */
     public SelectionSettings settings() {
         return settings;
     }
@@ -108,11 +109,7 @@ public final class LoadState {
      * request at a time; the others skip it. Returns false when another trial is running.
      */
     public boolean enterTrial(Account account, Instant now) {
-        Instant open = account.failure().breakerOpenUntil();
-        if (open == null || open.isAfter(now)) {
-            return true;
-        }
-        return trials.add(account.id());
+        return !BreakerRules.halfOpen(account, now) || trials.add(account.id());
     }
 
     public void exitTrial(long accountId) {

@@ -1,6 +1,6 @@
 package dev.detour.gateway;
 
-/** Waits retry_interval_ms between same-account retries; tests pass one that records instead. */
+/** Waits retry_interval_ms between same-account retries (P-3); the attempt loop's unit test records the waits instead. */
 @FunctionalInterface
 public interface Pauser {
     void pause(long millis);

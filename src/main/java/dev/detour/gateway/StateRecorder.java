@@ -3,10 +3,10 @@ package dev.detour.gateway;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.ModelState;
 import dev.detour.core.account.ModelStatus;
-import dev.detour.core.cooldown.CooldownRules;
 import dev.detour.core.cooldown.FailureOutcome;
 import dev.detour.core.cooldown.FailureTransition;
 import dev.detour.core.cooldown.SuccessOutcome;
+import dev.detour.core.cooldown.SuccessTransition;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.selection.ModelStateKey;
 import java.time.Instant;
@@ -210,11 +210,7 @@ public final class StateRecorder {
                 return view;
             }
             List<ModelState> rows = view.rowsOf(accountId);
-            ModelState row = modelKey == null ? null : view.models().get(new ModelStateKey(accountId, modelKey));
-            if (row != null && row.updatedAt() != null && row.updatedAt().isAfter(at)) {
-                row = null; // a failure recorded after this success stays (as the store decides)
-            }
-            SuccessOutcome outcome = CooldownRules.afterSuccess(account, row, false, at);
+            SuccessOutcome outcome = SuccessTransition.apply(account, rows, null, modelKey, false, at);
             if (!outcome.changed()) {
                 return view;
             }

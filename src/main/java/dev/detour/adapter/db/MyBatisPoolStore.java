@@ -6,17 +6,16 @@ import dev.detour.admin.AccountRows;
 import dev.detour.admin.KeyPolicies;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.ModelState;
-import dev.detour.core.cooldown.CooldownRules;
 import dev.detour.core.cooldown.FailureOutcome;
 import dev.detour.core.cooldown.FailureTransition;
 import dev.detour.core.cooldown.RowChange;
 import dev.detour.core.cooldown.SuccessOutcome;
+import dev.detour.core.cooldown.SuccessTransition;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.keys.KeyPolicy;
 import dev.detour.core.selection.GroupView;
 import dev.detour.gateway.KeyEntry;
 import dev.detour.gateway.PoolStore;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,11 +25,11 @@ import java.util.Set;
 import org.apache.ibatis.session.SqlSession;
 
 /**
- * {@link PoolStore} on MariaDB. A failure is one transaction: lock the account row, read it and
- * its model rows, decide with the pure {@link FailureTransition}, write, bump the pool revision (C-3).
+ * {@link PoolStore} on MariaDB. A failure or a success is one transaction: lock the account row, read
+ * it and its model rows, decide with the pure {@link FailureTransition} / {@link SuccessTransition},
+ * write what they decided, bump the pool revision (C-3). No state rule lives here.
  */
 public final class MyBatisPoolStore implements PoolStore {
-    private static final Duration SERVED_WINDOW = Duration.ofHours(24);
     private final Database database;
     private final SecretBox secrets;
 
@@ -98,7 +97,7 @@ public final class MyBatisPoolStore implements PoolStore {
                 return new StateChange(account, rows, false);
             }
             FailureOutcome outcome = FailureTransition.apply(account, rows,
-                    state.selectServedModelKeys(accountId, at.minus(SERVED_WINDOW)), modelKey, failure, at);
+                    state.selectServedModelKeys(accountId, FailureTransition.servedSince(at)), modelKey, failure, at);
             if (!outcome.changed()) {
                 return new StateChange(account, rows, false);
             }
@@ -124,30 +123,23 @@ public final class MyBatisPoolStore implements PoolStore {
             if (writeId != null && state.insertWriteId(writeId, at) == 0) {
                 return new StateChange(account, rows, false);
             }
-            ModelState row = rows.stream().filter(r -> r.modelKey().equals(modelKey)).findFirst().orElse(null);
-            if (row != null && row.updatedAt() != null && row.updatedAt().isAfter(at)) {
-                row = null; // a newer failure on this model: keep it
-            }
-            SuccessOutcome outcome = CooldownRules.afterSuccess(account, row, modelTest, at);
-            Instant accountUpdated = state.selectAccountUpdatedAt(accountId);
-            boolean accountNewer = accountUpdated != null && accountUpdated.isAfter(at);
-            boolean accountChange = outcome.accountChanged() && !accountNewer;
-            RowChange change = outcome.rowChange();
-            if (!accountChange && !change.changes()) {
+            SuccessOutcome outcome = SuccessTransition.apply(account, rows, state.selectAccountUpdatedAt(accountId),
+                    modelKey, modelTest, at);
+            if (!outcome.changed()) {
                 return new StateChange(account, rows, false);
             }
-            if (accountChange) {
+            if (outcome.accountChanged()) {
                 state.updateAccountFailure(AccountFailureRow.of(accountId, outcome.status(), outcome.accountFailure(),
                         at));
             }
+            RowChange change = outcome.rowChange();
             if (change.action() == RowChange.Action.DELETE) {
                 state.deleteModelState(accountId, change.row().modelKey());
             } else if (change.action() == RowChange.Action.UPSERT) {
                 state.upsertModelState(ModelStateRow.of(change.row()));
             }
             state.bumpRevision();
-            return new StateChange(accountChange ? outcome.applyTo(account) : account, rowsOf(state, accountId),
-                    false);
+            return new StateChange(outcome.applyTo(account), rowsOf(state, accountId), false);
         });
     }
 

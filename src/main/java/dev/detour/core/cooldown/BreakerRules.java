@@ -54,6 +54,15 @@ public final class BreakerRules {
         return withBreaker(state, 0, old.breakerStep() + 1, now.plus(ladderStep(policy, old.breakerStep())));
     }
 
+    /**
+     * C-6 half-open: the breaker opened and its time has run out, but no outcome has cleared or
+     * re-opened it yet. Only then is the account's next request a trial (one at a time per instance).
+     */
+    public static boolean halfOpen(Account account, Instant now) {
+        Instant open = account.failure().breakerOpenUntil();
+        return open != null && !open.isAfter(now);
+    }
+
     /** Step n of the ladder (0-based); past its end the last step repeats. */
     public static Duration ladderStep(BreakerPolicy policy, int step) {
         int index = Math.min(Math.max(step, 0), policy.ladderSeconds().size() - 1);

@@ -4,6 +4,7 @@ import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountFailureState;
 import dev.detour.core.account.ModelState;
 import dev.detour.core.failure.Failure;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,7 +20,15 @@ import java.util.Set;
  * another instance wrote meanwhile (its counts, streaks, windows) is built upon, never overwritten.
  */
 public final class FailureTransition {
+    /** C-3: a model the account served within this window before the failure counts as serviceable. */
+    public static final Duration SERVED_WINDOW = Duration.ofHours(24);
+
     private FailureTransition() {
+    }
+
+    /** C-3: the served keys {@code apply} expects are those served since this moment. */
+    public static Instant servedSince(Instant at) {
+        return at.minus(SERVED_WINDOW);
     }
 
     /**

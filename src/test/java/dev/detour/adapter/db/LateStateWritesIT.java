@@ -2,14 +2,10 @@ package dev.detour.adapter.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.core.failure.AttemptFacts;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClassifier;
-import dev.detour.fake.FakeUpstream;
-import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Rows;
-import dev.detour.testkit.TestApp;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -22,24 +18,20 @@ import org.junit.jupiter.api.Test;
  */
 class LateStateWritesIT {
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
-    private Gateway gw;
-    private FakeUpstream upstream;
+    private TwoModelAccount pool;
     private MyBatisPoolStore store;
     private long id;
 
     @BeforeEach
     void start() {
-        gw = Gateway.start();
-        upstream = FakeUpstream.start();
-        id = gw.account("a", upstream, "[{\"from\":\"gpt\",\"to\":\"up-gpt\"},{\"from\":\"glm\",\"to\":\"up-glm\"}]",
-                "{\"failure_policy\":{\"retry_count\":0,\"cooldown_enabled\":true,\"cooldown_seconds\":10}}");
-        store = new MyBatisPoolStore(gw.app.database(), new SecretBox(TestApp.MASTER_KEY));
+        pool = TwoModelAccount.start();
+        store = pool.store();
+        id = pool.id();
     }
 
     @AfterEach
     void stop() {
-        gw.close();
-        upstream.close();
+        pool.close();
     }
 
     @Test

@@ -113,4 +113,14 @@ class BreakerRulesTest {
         assertEquals(0, after.backoffStreak());
         assertNull(after.cooldownUntil());
     }
+
+    @Test
+    void onlyABreakerWhoseTimeHasRunOutIsHalfOpen() {
+        Account closed = dev.detour.testkit.AccountMother.account(7).build();
+        Account open = dev.detour.testkit.AccountMother.account(7).breakerOpenUntil(T0.plusSeconds(60)).build();
+        assertEquals(false, BreakerRules.halfOpen(closed, T0), "never opened");
+        assertEquals(false, BreakerRules.halfOpen(open, T0), "still open: selection leaves it out");
+        assertEquals(true, BreakerRules.halfOpen(open, T0.plusSeconds(60)), "its time is up: one trial");
+        assertEquals(true, BreakerRules.halfOpen(open, T0.plusSeconds(3600)));
+    }
 }
