@@ -93,7 +93,7 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         SmartKeys smartKeys = new SmartKeys(smartStore);
         smartKeys.readThrough(quickReads);
         snapshot.onReload(smartKeys::reload);
-        LoadWiring load = LoadWiring.create(snapshot, database, settings, clock);
+        LoadWiring load = LoadWiring.create(snapshot, database, settings, clock, config.instances());
         load.state().deferWritesTo(stateWrites);
         replay(stateJournal.leftovers(), stateRecorder, load.state());
         load.state().bindings().readThrough(quickReads);

@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
 record LoadWiring(LoadState state, ScheduledExecutorService sweeper) {
     private static final Logger log = LoggerFactory.getLogger(LoadWiring.class);
 
-    static LoadWiring create(PoolSnapshot snapshot, Database database, SiteSettings settings, Clock clock) {
+    static LoadWiring create(PoolSnapshot snapshot, Database database, SiteSettings settings, Clock clock,
+            int instances) {
         LoadState load = new LoadState(snapshot, new MyBatisLoadStore(database));
-        load.useInstances(instancesFromEnvironment()); // S-5: each instance enforces its share
+        load.useInstances(instances); // S-5: each instance enforces its share
         Consumer<SettingValues> loadSettings = v -> {
             load.useSettings(v.selection());
             load.bindings().useTtl(v.stickyTtl()); // S-6 / U-5: live, no restart
@@ -37,17 +38,6 @@ record LoadWiring(LoadState state, ScheduledExecutorService sweeper) {
     void close() {
         sweeper.shutdownNow();
         state.bindings().close();
-    }
-
-    /** DETOUR_INSTANCES: how many instances share the database (docs/operations.md, "Several instances"). */
-    private static int instancesFromEnvironment() {
-        String value = System.getenv("DETOUR_INSTANCES");
-        try {
-            return value == null || value.isBlank() ? 1 : Math.max(1, Math.min(1000, Integer.parseInt(value.trim())));
-        } catch (NumberFormatException e) {
-            log.warn("DETOUR_INSTANCES is not a number ({}); using 1", value);
-            return 1;
-        }
     }
 
     private static ScheduledExecutorService sessionSweeper(LoadState load, Clock clock) {

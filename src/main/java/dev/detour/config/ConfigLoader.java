@@ -56,7 +56,9 @@ public final class ConfigLoader {
                 text("DETOUR_TRUSTED_PROXIES").map(this::proxies).orElse(List.of()),
                 Duration.ofSeconds(integer("DETOUR_SHUTDOWN_GRACE_SECONDS", 30, 0, 3600)),
                 demo,
-                clientLimits());
+                clientLimits(),
+                // S-5: each instance enforces ceil(max_in_flight / N) of an account's limit
+                integer("DETOUR_INSTANCES", DetourConfig.SINGLE_INSTANCE, 1, 1000));
     }
 
     /** slow and greedy clients (defaults in {@link ClientLimits#DEFAULTS}). */

@@ -25,7 +25,20 @@ public record DetourConfig(
         List<String> trustedProxies,
         Duration shutdownGrace,
         boolean demo,
-        ClientLimits clientLimits) {
+        ClientLimits clientLimits,
+        int instances) {
+
+    /** S-5: how many instances share the pool when no live count says otherwise ({@code DETOUR_INSTANCES}). */
+    public static final int SINGLE_INSTANCE = 1;
+
+    /** Without the instance count: one instance (the shape every caller used before it). */
+    public DetourConfig(String bind, int port, Path dataDir, Optional<String> dbUrl, Optional<String> dbUser,
+            Optional<String> dbPassword, Optional<byte[]> masterKey, Optional<String> adminPassword,
+            Optional<String> adminToken, Duration connectTimeout, Duration readTimeout, Duration recoveryTick,
+            List<String> trustedProxies, Duration shutdownGrace, boolean demo, ClientLimits clientLimits) {
+        this(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword, adminToken, connectTimeout,
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits, SINGLE_INSTANCE);
+    }
 
     /** Without X-4 client limits: the shape every caller used before them (defaults apply). */
     public DetourConfig(String bind, int port, Path dataDir, Optional<String> dbUrl, Optional<String> dbUser,
@@ -60,30 +73,32 @@ public record DetourConfig(
     public DetourConfig withDatabase(String url, String user, String password) {
         return new DetourConfig(bind, port, dataDir, Optional.of(url), Optional.ofNullable(user),
                 Optional.ofNullable(password), masterKey, adminPassword, adminToken, connectTimeout,
-                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits);
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits, instances);
     }
 
     public DetourConfig withSecrets(byte[] key, String password, String token) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, Optional.of(key),
                 Optional.ofNullable(password), Optional.ofNullable(token), connectTimeout,
-                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits);
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits, instances);
     }
 
     public DetourConfig withTimeouts(Duration connect, Duration read) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey,
                 adminPassword, adminToken, connect, read, recoveryTick, trustedProxies, shutdownGrace, demo,
-                clientLimits);
+                clientLimits, instances);
     }
 
     /** Demo mode: a built-in fake upstream, sample pool and request trickle. */
     public DetourConfig withDemo(boolean on) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
-                adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, on, clientLimits);
+                adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, on, clientLimits,
+                instances);
     }
 
     /** slow and greedy client limits (tests set them small). */
     public DetourConfig withClientLimits(ClientLimits limits) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
-                adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, limits);
+                adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, limits,
+                instances);
     }
 }

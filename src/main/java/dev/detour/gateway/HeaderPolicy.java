@@ -14,13 +14,18 @@ import java.util.Set;
  */
 public final class HeaderPolicy {
     /**
+     * The one list of hop-by-hop headers (RFC 9110 §7.6.1): stripped both ways (P-2) by every hop Detour
+     * makes, and any {@code proxy-*} header counts too ({@link #isHopByHop}).
+     */
+    public static final List<String> HOP_BY_HOP = List.of("connection", "keep-alive", "proxy-authenticate",
+            "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade");
+    /**
      * P-2 / P-12: the client headers an upstream gets, exactly (any case): what the body needs, and the
      * session and feature headers coding agents send so that relays keep a session's prompt cache and
      * features — Claude Code's {@code x-app} and {@code x-claude-code-session-id}, Codex's
      * {@code originator}, {@code session_id}/{@code session-id} and {@code conversation_id}. Never
      * {@code authorization} or {@code x-api-key} (the client's Detour key: the account's credential is
-     * injected instead), never hop-by-hop ({@code connection}, {@code keep-alive}, {@code te},
-     * {@code trailer}, {@code transfer-encoding}, {@code upgrade}, {@code proxy-*}), never
+     * injected instead), never hop-by-hop ({@link #HOP_BY_HOP}), never
      * {@code host}, {@code content-length}, {@code accept-encoding} (Detour's own), {@code cookie} or
      * forwarding headers.
      */
@@ -70,6 +75,16 @@ public final class HeaderPolicy {
             out.add(new Header("anthropic-version", ANTHROPIC_VERSION));
         }
         return out;
+    }
+
+    /** True for the names in {@link #HOP_BY_HOP} and any other {@code proxy-*} header, in any case. */
+    public static boolean isHopByHop(String name) {
+        for (String hopByHop : HOP_BY_HOP) { // no lower-case copy per header: this runs for every header both ways
+            if (hopByHop.equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return name.regionMatches(true, 0, "proxy-", 0, 6);
     }
 
     /** P-12's forward list, for a lower-case header name. */

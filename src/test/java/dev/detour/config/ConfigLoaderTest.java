@@ -42,6 +42,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theInstanceCountIsReadLikeEveryOtherVariableAndABadOneStopsTheStart() {
+        assertEquals(1, load(Map.of()).instances());
+        assertEquals(3, load(Map.of("DETOUR_INSTANCES", "3")).instances());
+        for (String bad : new String[] {"0", "three", "1001"}) {
+            ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of("DETOUR_INSTANCES", bad)));
+            assertTrue(e.getMessage().startsWith("DETOUR_INSTANCES"), e.getMessage());
+        }
+    }
+
+    @Test
     void systemPropertiesInDottedFormWinOverTheEnvironment() {
         Properties props = new Properties();
         props.setProperty("detour.port", "9090");

@@ -3,6 +3,7 @@ package dev.detour.adapter.upstream;
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
 import dev.detour.gateway.Header;
+import dev.detour.gateway.HeaderPolicy;
 import dev.detour.gateway.RequestSecrets;
 import dev.detour.gateway.UpstreamClient;
 import dev.detour.gateway.UpstreamRequest;
@@ -38,9 +39,6 @@ import org.apache.hc.core5.util.Timeout;
  * decompression, no cookies. P-4: connect timeout and a read-gap timeout, no total deadline.
  */
 public final class HttpClient5UpstreamClient implements UpstreamClient {
-    /** Hop-by-hop headers (RFC 9110 §7.6.1), stripped both ways (P-2); any proxy-* counts too. */
-    public static final List<String> HOP_BY_HOP = List.of("connection", "keep-alive", "proxy-authenticate",
-            "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade");
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(20);
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(180);
     /** Many accounts often share one relay host: the per-route limit must not queue them. */
@@ -147,16 +145,6 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
         return new HttpClient5UpstreamClient(DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT);
     }
 
-    /** True for the names in {@link #HOP_BY_HOP} and any other {@code proxy-*} header. */
-    public static boolean isHopByHop(String name) {
-        for (String hopByHop : HOP_BY_HOP) { // no lower-case copy per header: this runs for every header both ways
-            if (hopByHop.equalsIgnoreCase(name)) {
-                return true;
-            }
-        }
-        return name.regionMatches(true, 0, "proxy-", 0, 6);
-    }
-
     /**
      * One exchange, sent once more on a fresh connection when the pooled connection it reused without a
      * check turns out closed before any byte of an answer, within {@link #CLOSED_UNDER_REQUEST}: the upstream
@@ -221,7 +209,7 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
 
     /** The client sets Host and Content-Length itself from the URL and body; duplicates are a protocol error. */
     private static boolean isForwardable(String name) {
-        return !isHopByHop(name) && !name.equalsIgnoreCase("host") && !name.equalsIgnoreCase("content-length");
+        return !HeaderPolicy.isHopByHop(name) && !name.equalsIgnoreCase("host") && !name.equalsIgnoreCase("content-length");
     }
 
     @Override

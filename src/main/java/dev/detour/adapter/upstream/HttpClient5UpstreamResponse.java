@@ -3,6 +3,7 @@ package dev.detour.adapter.upstream;
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
 import dev.detour.gateway.Header;
+import dev.detour.gateway.HeaderPolicy;
 import dev.detour.gateway.RequestSecrets;
 import dev.detour.gateway.UpstreamRequest;
 import dev.detour.gateway.UpstreamResponse;
@@ -112,7 +113,7 @@ final class HttpClient5UpstreamResponse implements UpstreamResponse {
         for (org.apache.hc.core5.http.Header header : received) {
             String name = header.getName();
             boolean namedInConnection = !named.isEmpty() && named.contains(name.toLowerCase(Locale.ROOT));
-            if (!HttpClient5UpstreamClient.isHopByHop(name) && !namedInConnection) {
+            if (!HeaderPolicy.isHopByHop(name) && !namedInConnection) {
                 kept.add(new Header(name, header.getValue()));
             }
         }

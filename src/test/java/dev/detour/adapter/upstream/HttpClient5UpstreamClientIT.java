@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.core.failure.TransportErrorType;
 import dev.detour.gateway.Header;
+import dev.detour.gateway.HeaderPolicy;
 import dev.detour.gateway.UpstreamRequest;
 import dev.detour.gateway.UpstreamResponse;
 import dev.detour.gateway.UpstreamTransportException;
@@ -89,7 +90,7 @@ class HttpClient5UpstreamClientIT {
             readAll(response.body());
             assertNull(response.header("keep-alive"));
             assertNull(response.header("upgrade"));
-            assertTrue(response.headers().stream().noneMatch(h -> HttpClient5UpstreamClient.isHopByHop(h.name())));
+            assertTrue(response.headers().stream().noneMatch(h -> HeaderPolicy.isHopByHop(h.name())));
         }
         var sent = upstream.lastRequest();
         assertNull(sent.header("te"));
