@@ -8,7 +8,7 @@ package dev.detour.gateway;
  * @param costMicros    S-7: the first {@code usage.cost}, as micros; -1 when absent or negative
  * @param responseId    P-10: the first top-level string {@code id} (1–191 chars), else null
  * @param envelopeClear F-4: one complete JSON object with no field the failure envelope reads
- *                      ({@link dev.detour.core.failure.ErrorEnvelope#feedsEnvelope}); a 2xx answer
+ *                      ({@link dev.detour.core.failure.UpstreamErrorFields#feedsEnvelope}); a 2xx answer
  *                      like this is a success without classifying its text
  */
 record AnswerFacts(Usage usage, boolean usageSeen, long costMicros, String responseId, boolean envelopeClear) {

@@ -3,8 +3,8 @@ package dev.detour.gateway;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.detour.core.failure.ErrorEnvelope;
-import dev.detour.core.failure.ErrorEnvelope.TopValue;
+import dev.detour.core.failure.UpstreamErrorFields;
+import dev.detour.core.failure.UpstreamErrorFields.TopValue;
 import java.io.IOException;
 
 /**
@@ -82,7 +82,7 @@ final class AnswerReader {
             idSeen = true; // P-10: the first top-level string id decides
             responseId = text.isEmpty() || text.length() > 191 ? null : text;
         }
-        envelopeFieldSeen |= ErrorEnvelope.feedsEnvelope(name, kind(value), text);
+        envelopeFieldSeen |= UpstreamErrorFields.feedsEnvelope(name, kind(value), text);
     }
 
     private static TopValue kind(JsonToken value) {

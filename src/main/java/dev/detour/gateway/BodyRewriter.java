@@ -11,7 +11,7 @@ public final class BodyRewriter {
         if (peek.modelStart() < 0 || upstreamModel.equals(peek.model())) {
             return body;
         }
-        byte[] value = ("\"" + ErrorEnvelope.escape(upstreamModel) + "\"").getBytes(StandardCharsets.UTF_8);
+        byte[] value = ("\"" + DetourErrorBody.escape(upstreamModel) + "\"").getBytes(StandardCharsets.UTF_8);
         byte[] out = new byte[body.length - (peek.modelEnd() - peek.modelStart()) + value.length];
         System.arraycopy(body, 0, out, 0, peek.modelStart());
         System.arraycopy(value, 0, out, peek.modelStart(), value.length);

@@ -29,8 +29,8 @@ final class BrokenStreamEnding {
         if (family != EndpointFamily.RESPONSES) {
             return null;
         }
-        String message = ErrorEnvelope.escape("the upstream stream ended before completion; request " + requestId);
-        String id = responseId == null ? "" : "\"id\":\"" + ErrorEnvelope.escape(responseId) + "\",";
+        String message = DetourErrorBody.escape("the upstream stream ended before completion; request " + requestId);
+        String id = responseId == null ? "" : "\"id\":\"" + DetourErrorBody.escape(responseId) + "\",";
         String sse = "event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{" + id
                 + "\"object\":\"response\",\"status\":\"failed\",\"error\":{\"code\":\"server_error\","
                 + "\"message\":\"" + message + "\"},\"incomplete_details\":null}}\n\n";

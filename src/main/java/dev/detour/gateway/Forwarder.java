@@ -32,7 +32,7 @@ public final class Forwarder {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Forwarder.class);
     private final PoolSnapshot snapshot;
     private final Router router;
-    private final Exchange exchange;
+    private final UpstreamAttempt upstreamAttempt;
     private final Leases leases;
     private final EventSink events;
     private final SecretLookup secrets;
@@ -50,7 +50,7 @@ public final class Forwarder {
             EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, SmartKeys smart, LoadState load) {
         this.snapshot = Objects.requireNonNull(snapshot);
         this.router = Objects.requireNonNull(router);
-        this.exchange = new Exchange(Objects.requireNonNull(upstream), clock);
+        this.upstreamAttempt = new UpstreamAttempt(Objects.requireNonNull(upstream), clock);
         this.leases = Objects.requireNonNull(leases);
         this.events = Objects.requireNonNull(events);
         this.secrets = Objects.requireNonNull(secrets);
@@ -224,7 +224,7 @@ public final class Forwarder {
         int retriesLeft = account.failurePolicy().retryCount();
         while (true) {
             long started = System.nanoTime();
-            AttemptResult result = exchange.run(request, call.peek().stream(), candidate.modelKey());
+            AttemptResult result = upstreamAttempt.run(request, call.peek().stream(), candidate.modelKey());
             long durationMs = (System.nanoTime() - started) / 1_000_000;
             switch (result.kind()) {
                 case SUCCESS_BUFFERED, SUCCESS_STREAM -> {
@@ -268,7 +268,7 @@ public final class Forwarder {
         trace.groupId = account.groupId();
         trace.reasonCode = successReason(trace, candidate).wire();
         if (result.kind() == AttemptResult.Kind.SUCCESS_BUFFERED) {
-            AnswerFacts answer = result.answer(); // usage, cost and id from Exchange's one read of the body
+            AnswerFacts answer = result.answer(); // usage, cost and id from UpstreamAttempt's one read of the body
             trace.usage = answer.usage();
             effects.delivered(call, candidate, trace, ResponseIds.of(call.family(), answer),
                     (int) ((System.nanoTime() - trace.startNanos) / 1_000_000), answer.costMicros(), clock.instant());
@@ -363,7 +363,7 @@ public final class Forwarder {
         trace.errorCode = code;
         List<Header> headers = new ArrayList<>(trace.extraHeaders);
         headers.add(new Header("content-type", "application/json"));
-        answer(trace, sink, status, headers, ErrorEnvelope.of(protocol, code, type, message), outcome);
+        answer(trace, sink, status, headers, DetourErrorBody.of(protocol, code, type, message), outcome);
     }
 
     private void answer(Trace trace, ResponseSink sink, int status, List<Header> headers, byte[] body,

@@ -111,12 +111,12 @@ final class ModelsEndpoint {
                 ? "{\"type\":\"error\",\"error\":{\"type\":\"not_found_error\",\"code\":\"" + code + "\",\"message\":"
                         + quoted(message) + "}}"
                 : "{\"error\":{\"message\":" + quoted(message) + ",\"type\":\"invalid_request_error\",\"param\":"
-                        + "\"model\",\"code\":\"" + ErrorEnvelope.openAiCode(code) + "\""
-                        + ErrorEnvelope.detourCodeBeside(code) + "}}";
+                        + "\"model\",\"code\":\"" + DetourErrorBody.openAiCode(code) + "\""
+                        + DetourErrorBody.detourCodeBeside(code) + "}}";
         return json.getBytes(StandardCharsets.UTF_8);
     }
 
     private static String quoted(String s) {
-        return "\"" + ErrorEnvelope.escape(s) + "\"";
+        return "\"" + DetourErrorBody.escape(s) + "\"";
     }
 }

@@ -4,7 +4,7 @@ package dev.detour.core.failure;
  * What the classifier reads out of an answer's body: the document judged (the whole JSON body, or
  * the first SSE data frame), its error fields, and whether it is JSON-like or plain text.
  */
-record BodyReading(ErrorEnvelope envelope, boolean jsonLike, boolean sse, String text) {
+record BodyReading(UpstreamErrorFields envelope, boolean jsonLike, boolean sse, String text) {
 
     /**
      * The body is read as SSE only when it looks like SSE, whatever the request asked: relays often
@@ -15,7 +15,7 @@ record BodyReading(ErrorEnvelope envelope, boolean jsonLike, boolean sse, String
         String document = sse ? SseFrames.firstDataFrame(facts.body()) : facts.body();
         String trimmed = document == null ? "" : document.strip();
         boolean jsonLike = trimmed.startsWith("{") || trimmed.startsWith("[");
-        ErrorEnvelope envelope = jsonLike ? ErrorEnvelope.parse(trimmed) : ErrorEnvelope.EMPTY;
+        UpstreamErrorFields envelope = jsonLike ? UpstreamErrorFields.parse(trimmed) : UpstreamErrorFields.EMPTY;
         return new BodyReading(envelope, jsonLike, sse, trimmed);
     }
 

@@ -24,7 +24,7 @@ public final class FailureClassifier {
         boolean success = status >= 200 && status < 300;
         BodyReading body = BodyReading.of(facts);
         String upstreamMessage = body.upstreamMessage();
-        ErrorEnvelope env = body.envelope();
+        UpstreamErrorFields env = body.envelope();
         if (FailureTexts.isQuotaExhausted(status, env.code(), env.type(), upstreamMessage)) {
             return Verdict.failed(quota(facts, body, upstreamMessage));
         }
@@ -88,7 +88,7 @@ public final class FailureClassifier {
             Instant now) {
         String message;
         if (body.semanticFailure()) {
-            ErrorEnvelope env = body.envelope();
+            UpstreamErrorFields env = body.envelope();
             message = upstreamMessage != null ? upstreamMessage
                     : env.code() != null ? env.code() : "upstream answered with a failure body";
         } else if (facts.truncated()) {
@@ -122,7 +122,7 @@ public final class FailureClassifier {
     private static Failure build(FailureClass cls, FailureKind kind, Scope scope, AttemptFacts facts,
             BodyReading body, String message, String upstreamMessage, Instant now) {
         Integer status = facts.status();
-        ErrorEnvelope env = body.envelope();
+        UpstreamErrorFields env = body.envelope();
         // the upstream's words become stored, shown and logged text here: masked once, before the cut
         // (a cut key would match no rule; a masked one stays masked) and before the fingerprint
         String cutMessage = Failure.cutMessage(facts.mask().apply(message));

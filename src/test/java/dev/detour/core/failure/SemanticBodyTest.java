@@ -170,12 +170,12 @@ class SemanticBodyTest {
 
     @Test
     void fieldsComeFromResponseErrorThenErrorThenTopLevelAndTypeNeverFromTheEnvelope() {
-        ErrorEnvelope nested = ErrorEnvelope.parse("{\"type\":\"error\",\"code\":\"top\",\"message\":\"topm\","
+        UpstreamErrorFields nested = UpstreamErrorFields.parse("{\"type\":\"error\",\"code\":\"top\",\"message\":\"topm\","
                 + "\"error\":{\"code\":\"mid\",\"message\":\"midm\"},"
                 + "\"response\":{\"error\":{\"code\":\"deep\",\"type\":\"deept\",\"message\":\"deepm\"}}}");
-        assertEquals(new ErrorEnvelope("deep", "deept", "deepm", true), nested);
-        ErrorEnvelope envelopeTypeOnly = ErrorEnvelope.parse("{\"type\":\"error\",\"code\":\"c\",\"message\":\"m\"}");
-        assertEquals(new ErrorEnvelope("c", null, "m", true), envelopeTypeOnly);
-        assertEquals("429", ErrorEnvelope.parse("{\"error\":{\"code\":429,\"message\":\"m\"}}").code());
+        assertEquals(new UpstreamErrorFields("deep", "deept", "deepm", true), nested);
+        UpstreamErrorFields envelopeTypeOnly = UpstreamErrorFields.parse("{\"type\":\"error\",\"code\":\"c\",\"message\":\"m\"}");
+        assertEquals(new UpstreamErrorFields("c", null, "m", true), envelopeTypeOnly);
+        assertEquals("429", UpstreamErrorFields.parse("{\"error\":{\"code\":429,\"message\":\"m\"}}").code());
     }
 }

@@ -11,11 +11,11 @@ import java.util.Map;
  *
  * @param structuralFailure the document is structurally a failure (F-4 rules)
  */
-public record ErrorEnvelope(String code, String type, String message, boolean structuralFailure) {
-    public static final ErrorEnvelope EMPTY = new ErrorEnvelope(null, null, null, false);
+public record UpstreamErrorFields(String code, String type, String message, boolean structuralFailure) {
+    public static final UpstreamErrorFields EMPTY = new UpstreamErrorFields(null, null, null, false);
 
     /** Reads a parsed document; anything but an object yields {@link #EMPTY}. */
-    public static ErrorEnvelope read(Object document) {
+    public static UpstreamErrorFields read(Object document) {
         Map<String, Object> root = asObject(document);
         if (root == null) {
             return EMPTY;
@@ -26,7 +26,7 @@ public record ErrorEnvelope(String code, String type, String message, boolean st
         String code = first(text(responseError, "code"), text(error, "code"), text(root, "code"));
         String type = first(string(responseError, "type"), string(error, "type"));
         String message = first(string(responseError, "message"), string(error, "message"), string(root, "message"));
-        return new ErrorEnvelope(code, type, message, isStructuralFailure(root, response, error));
+        return new UpstreamErrorFields(code, type, message, isStructuralFailure(root, response, error));
     }
 
     /** The kind of a top-level value, as a streaming reader reports it to {@link #feedsEnvelope}. */
@@ -52,7 +52,7 @@ public record ErrorEnvelope(String code, String type, String message, boolean st
     }
 
     /** Parses the text first; invalid JSON yields {@link #EMPTY}. */
-    public static ErrorEnvelope parse(String json) {
+    public static UpstreamErrorFields parse(String json) {
         return read(LenientJson.parse(json));
     }
 

@@ -23,11 +23,11 @@ import java.util.Map;
  * answers are read whole and classified; a streaming 2xx answer is held until its first data
  * frame, so a dead connection, an empty 200 or a failure envelope in the first frame still fail over.
  */
-final class Exchange {
+final class UpstreamAttempt {
     private final UpstreamClient upstream;
     private final Clock clock;
 
-    Exchange(UpstreamClient upstream, Clock clock) {
+    UpstreamAttempt(UpstreamClient upstream, Clock clock) {
         this.upstream = upstream;
         this.clock = clock;
     }
@@ -115,7 +115,7 @@ final class Exchange {
     /**
      * A 2xx JSON answer is read once (usage, cost, response id, envelope fields). When that read finds
      * one complete object without any failure-envelope field, the classifier's verdict is already known
-     * to be success (F-4, {@link dev.detour.core.failure.ErrorEnvelope#feedsEnvelope}): no String copy.
+     * to be success (F-4, {@link dev.detour.core.failure.UpstreamErrorFields#feedsEnvelope}): no String copy.
      * X-5: whatever is not a success is masked with the request's secrets (the account's key among them):
      * the failure's stored text by the classifier, a relayed client error here. A success is never rewritten.
      */

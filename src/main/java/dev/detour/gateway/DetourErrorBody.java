@@ -9,10 +9,10 @@ import java.nio.charset.StandardCharsets;
  * {@code {"error":{…}}}, Anthropic {@code {"type":"error","error":{…}}}. Messages never carry an
  * upstream URL or key.
  */
-public final class ErrorEnvelope {
+public final class DetourErrorBody {
     private static final String MODEL_UNMATCHED = PoolErrorCode.MODEL_UNMATCHED.code();
 
-    private ErrorEnvelope() {
+    private DetourErrorBody() {
     }
 
     public static byte[] of(EndpointFamily.Protocol protocol, String code, String message) {
