@@ -95,6 +95,13 @@ public record DetourConfig(
                 instances);
     }
 
+    /** Another data dir (journals, embedded database, generated secrets): tests give each fresh start its own. */
+    public DetourConfig withDataDir(Path dir) {
+        return new DetourConfig(bind, port, dir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
+                adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits,
+                instances);
+    }
+
     /** slow and greedy client limits (tests set them small). */
     public DetourConfig withClientLimits(ClientLimits limits) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,

@@ -61,7 +61,8 @@ public final class Gateway implements AutoCloseable {
     /** As {@link #restart()}, with the test config adjusted (e.g. another master key). */
     public Gateway restart(UnaryOperator<DetourConfig> adjust) {
         app.close();
-        Gateway restarted = new Gateway(clock, TestApp.start(adjust.apply(TestApp.config()), clock));
+        Gateway restarted = new Gateway(clock, TestApp.start(adjust.apply(TestApp.config()
+                .withDataDir(app.config().dataDir())), clock));
         restarted.key = key;
         return restarted;
     }
