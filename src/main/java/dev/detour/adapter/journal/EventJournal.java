@@ -131,9 +131,13 @@ public final class EventJournal implements AutoCloseable {
         }
         long start = size;
         try {
-            while (record.hasRemaining()) {
-                size += out.write(record);
-            }
+            size += Uninterrupted.io(() -> {
+                long written = 0;
+                while (record.hasRemaining()) {
+                    written += out.write(record);
+                }
+                return written;
+            });
         } catch (IOException e) {
             // a half-written record (disk full) would end every later read of this segment: take it back
             try {
@@ -159,7 +163,9 @@ public final class EventJournal implements AutoCloseable {
     /** Syncs and closes the current segment and starts the next one. */
     public void rotate() throws IOException {
         FileChannel old = out;
-        old.force(false);
+        if (old.isOpen()) { // an interrupt mid-write closes a channel: then only the next segment is left
+            old.force(false);
+        }
         openSegment(segment + 1);
         old.close();
     }

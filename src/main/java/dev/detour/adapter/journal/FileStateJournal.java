@@ -38,9 +38,10 @@ public final class FileStateJournal implements StateJournal {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path file;
-    private final FileChannel out;
+    private FileChannel out;
     private final List<PendingState> leftovers;
     private boolean failing;
+    private boolean closed;
 
     private FileStateJournal(Path file, FileChannel out, List<PendingState> leftovers) {
         this.file = file;
@@ -73,12 +74,18 @@ public final class FileStateJournal implements StateJournal {
 
     @Override
     public synchronized void append(PendingState change) {
+        if (closed) {
+            return; // after shutdown's last write try: what is left is already in the file
+        }
         byte[] line = (encode(change) + "\n").getBytes(StandardCharsets.UTF_8);
         try {
             ByteBuffer buffer = ByteBuffer.wrap(line);
-            while (buffer.hasRemaining()) {
-                out.write(buffer);
-            }
+            Uninterrupted.io(() -> {
+                while (buffer.hasRemaining()) {
+                    openChannel().write(buffer);
+                }
+                return null;
+            });
             failing = false;
         } catch (IOException e) {
             if (!failing) {
@@ -91,16 +98,28 @@ public final class FileStateJournal implements StateJournal {
 
     @Override
     public synchronized void clear() {
+        if (closed) {
+            return;
+        }
         try {
-            out.truncate(0);
+            Uninterrupted.io(() -> openChannel().truncate(0));
         } catch (IOException e) {
             log.warn("state journal {}: cannot empty it ({}); its changes would be written again at the next "
                     + "start (harmless: every write is idempotent)", file, e.toString());
         }
     }
 
+    /** The append channel, opened again if an interrupt that slipped past {@link Uninterrupted} closed it. */
+    private FileChannel openChannel() throws IOException {
+        if (!out.isOpen()) {
+            out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        }
+        return out;
+    }
+
     @Override
     public synchronized void close() {
+        closed = true;
         try {
             out.close();
         } catch (IOException e) {

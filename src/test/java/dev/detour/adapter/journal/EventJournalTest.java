@@ -1,6 +1,7 @@
 package dev.detour.adapter.journal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -39,6 +40,21 @@ class EventJournalTest {
         }
 
         assertEquals(written, entries(journal.read(journal.runStart(), journal.end(), 100)));
+    }
+
+    @Test
+    void anInterruptedThreadStillAppendsKeepsItsInterruptAndTheJournalStaysOpenForEveryoneElse()
+            throws IOException {
+        EventJournal journal = EventJournal.open(root, 1 << 20);
+        Thread.currentThread().interrupt(); // as an executor's shutdownNow() leaves a probe thread
+        try {
+            journal.append(Kind.FINISHED, bare(1));
+        } finally {
+            assertTrue(Thread.interrupted(), "the caller still sees its interrupt");
+        }
+        journal.append(Kind.FINISHED, bare(2));
+
+        assertEquals(List.of("r01", "r02"), ids(journal.read(journal.runStart(), journal.end(), 100)));
     }
 
     @Test

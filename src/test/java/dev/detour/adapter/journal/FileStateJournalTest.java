@@ -1,6 +1,7 @@
 package dev.detour.adapter.journal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClass;
@@ -73,6 +74,23 @@ class FileStateJournalTest {
                 StandardCharsets.UTF_8, StandardOpenOption.APPEND);
 
         assertEquals(List.of(whole), FileStateJournal.open(slot).leftovers());
+    }
+
+    @Test
+    void anInterruptedThreadStillAppendsAndKeepsItsInterrupt() {
+        FileStateJournal journal = FileStateJournal.open(slot);
+        PendingState first = new PendingState.SuccessSeen("w-1", 7, "gpt-x", AT);
+        PendingState second = new PendingState.SuccessSeen("w-2", 7, "gpt-x", AT);
+        Thread.currentThread().interrupt(); // a request thread Jetty interrupts as it stops
+        try {
+            journal.append(first);
+        } finally {
+            assertTrue(Thread.interrupted(), "the caller still sees its interrupt");
+        }
+        journal.append(second);
+        journal.close();
+
+        assertEquals(List.of(first, second), FileStateJournal.open(slot).leftovers());
     }
 
     @Test
