@@ -47,13 +47,8 @@ final class UpstreamAttempt {
         byte[] body;
         try (response) {
             body = readBody(response);
-        } catch (UpstreamTransportException e) {
-            response.abort();
-            return transportFailure(request, e.error(), modelKey, true);
         } catch (IOException e) {
-            response.abort();
-            return transportFailure(request, new TransportError(TransportErrorType.OTHER, e.getMessage()), modelKey,
-                    true);
+            return readFailed(request, response, e, modelKey);
         }
         return judge(request, status, response.headers(), body, isEventStream(response), modelKey);
     }
@@ -167,13 +162,8 @@ final class UpstreamAttempt {
                     return judgeFirstFrame(request, response, head.toByteArray(), firstData, modelKey);
                 }
             }
-        } catch (UpstreamTransportException e) {
-            response.abort();
-            return transportFailure(request, e.error(), modelKey, true);
         } catch (IOException e) {
-            response.abort();
-            return transportFailure(request, new TransportError(TransportErrorType.OTHER, e.getMessage()), modelKey,
-                    true);
+            return readFailed(request, response, e, modelKey);
         }
     }
 
@@ -188,6 +178,15 @@ final class UpstreamAttempt {
             return AttemptResult.failed(verdict.failure(), true);
         }
         return AttemptResult.stream(response.status(), response.headers(), head, response, mask);
+    }
+
+    /** The answer could not be read to its end (or first frame): the connection is dropped, the attempt failed. */
+    private AttemptResult readFailed(UpstreamRequest request, UpstreamResponse response, IOException e,
+            String modelKey) {
+        response.abort();
+        TransportError error = e instanceof UpstreamTransportException transport ? transport.error()
+                : new TransportError(TransportErrorType.OTHER, e.getMessage());
+        return transportFailure(request, error, modelKey, true);
     }
 
     private AttemptResult transportFailure(UpstreamRequest request, TransportError error, String modelKey,

@@ -8,7 +8,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -81,7 +80,7 @@ public final class NginxFront implements AutoCloseable {
             Process process = new ProcessBuilder(NGINX.toString(), "-p", dir.toString(), "-c", file.toString())
                     .redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
             NginxFront front = new NginxFront(process, port);
-            front.awaitAccepting(Duration.ofSeconds(30));
+            front.awaitAccepting();
             return front;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -93,29 +92,14 @@ public final class NginxFront implements AutoCloseable {
         return "http://127.0.0.1:" + port;
     }
 
-    private void awaitAccepting(Duration cap) {
-        long deadline = System.nanoTime() + cap.toNanos();
-        while (System.nanoTime() < deadline) {
+    /** Polls until nginx accepts (Gateway.await's 30 s hang guard); fails at once if nginx exited. */
+    private void awaitAccepting() {
+        Gateway.await(() -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException("nginx exited " + process.exitValue() + " at start");
             }
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
-                return;
-            } catch (IOException notYet) {
-                pause();
-            }
-        }
-        throw new IllegalStateException("nginx did not accept on port " + port + " within " + cap);
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(100); // a poll while nginx binds (a hang guard caps it), not a timing assertion
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+            return RawHttpClient.accepting(port);
+        }, "nginx accepts on port " + port);
     }
 
     private static int freePort() {
