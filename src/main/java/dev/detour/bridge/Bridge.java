@@ -28,11 +28,7 @@ public final class Bridge {
      */
     public static ObjectNode request(EndpointFamily client, EndpointFamily upstream, JsonNode body,
             String upstreamModel) throws BridgeRefusal {
-        Conversation conversation = switch (checked(client)) {
-            case MESSAGES -> MessagesRequests.read(body);
-            case RESPONSES -> ResponsesRequests.read(body);
-            default -> ChatRequests.read(body);
-        };
+        Conversation conversation = conversation(client, body);
         return switch (checked(upstream)) {
             case MESSAGES -> MessagesRequests.write(conversation, upstreamModel);
             case RESPONSES -> ResponsesRequests.write(conversation, upstreamModel);
@@ -47,15 +43,27 @@ public final class Bridge {
      */
     public static ObjectNode answer(EndpointFamily client, EndpointFamily upstream, JsonNode body,
             long createdEpochSeconds) {
-        Answer answer = switch (checked(upstream)) {
-            case MESSAGES -> MessagesAnswers.read(body);
-            case RESPONSES -> ResponsesAnswers.read(body);
-            default -> ChatAnswers.read(body);
-        };
+        Answer answer = readAnswer(upstream, body);
         return switch (checked(client)) {
             case MESSAGES -> MessagesAnswers.write(answer);
             case RESPONSES -> ResponsesAnswers.write(answer, createdEpochSeconds);
             default -> ChatAnswers.write(answer, createdEpochSeconds);
+        };
+    }
+
+    static Conversation conversation(EndpointFamily protocol, JsonNode body) throws BridgeRefusal {
+        return switch (checked(protocol)) {
+            case MESSAGES -> MessagesRequests.read(body);
+            case RESPONSES -> ResponsesRequests.read(body);
+            default -> ChatRequests.read(body);
+        };
+    }
+
+    static Answer readAnswer(EndpointFamily protocol, JsonNode body) {
+        return switch (checked(protocol)) {
+            case MESSAGES -> MessagesAnswers.read(body);
+            case RESPONSES -> ResponsesAnswers.read(body);
+            default -> ChatAnswers.read(body);
         };
     }
 

@@ -24,6 +24,10 @@ final class BridgedReasoning {
     private BridgedReasoning() {
     }
 
+    static boolean isBridged(String carried) {
+        return carried.startsWith(PREFIX);
+    }
+
     static String wrap(Part.Seal seal) {
         String origin = seal.redacted() ? REDACTED : seal.origin().wire();
         return PREFIX + origin + ":" + seal.value();

@@ -165,7 +165,7 @@ final class MessagesRequests {
             ArrayNode stop = out.putArray("stop_sequences");
             c.stop().forEach(stop::add);
         }
-        writeThinking(c.reasoning(), budget, maxTokens, out);
+        writeThinking(c.reasoning(), budget, maxTokens, thinkingCanContinue(messages), out);
         if (c.user() != null) {
             out.putObject("metadata").put("user_id", c.user());
         }
@@ -175,16 +175,37 @@ final class MessagesRequests {
         return out;
     }
 
-    private static void writeThinking(Reasoning reasoning, int budget, int maxTokens, ObjectNode out) {
+    private static void writeThinking(Reasoning reasoning, int budget, int maxTokens, boolean canContinue,
+            ObjectNode out) {
         if (reasoning == null) {
             return;
         }
         int fitted = ReasoningLevels.fit(budget, maxTokens);
-        if (reasoning.off() || fitted == 0) {
+        if (reasoning.off() || fitted == 0 || !canContinue) {
             out.putObject("thinking").put("type", "disabled");
         } else {
             out.putObject("thinking").put("type", "enabled").put("budget_tokens", fitted);
         }
+    }
+
+    /**
+     * With thinking on, Anthropic requires the last assistant turn, when it calls a tool, to begin with
+     * its signed thinking block. A history from another protocol has none (its reasoning was left out,
+     * or never existed), so thinking stays off for such a request rather than being refused by Anthropic.
+     */
+    static boolean thinkingCanContinue(ArrayNode messages) {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            JsonNode message = messages.get(i);
+            if ("assistant".equals(Json.text(message, "role"))) {
+                boolean callsTool = false;
+                for (JsonNode block : message.path("content")) {
+                    callsTool |= "tool_use".equals(Json.text(block, "type"));
+                }
+                String first = message.path("content").path(0).path("type").asText();
+                return !callsTool || first.equals("thinking") || first.equals("redacted_thinking");
+            }
+        }
+        return true;
     }
 
     static void writeBlock(Part part, ArrayNode content) throws BridgeRefusal {

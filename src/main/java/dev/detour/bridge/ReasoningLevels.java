@@ -40,9 +40,12 @@ final class ReasoningLevels {
         return budget < 16000 ? "medium" : "high";
     }
 
-    /** The budget for this max_tokens: below it, at least the minimum; 0 means "leave thinking off". */
+    /**
+     * The budget for this max_tokens: kept when it fits below, else half of max_tokens so the answer keeps
+     * the other half; 0 ("leave thinking off") when that is under Anthropic's minimum.
+     */
     static int fit(int budget, int maxTokens) {
-        int fitted = Math.min(budget, maxTokens - 1);
+        int fitted = budget < maxTokens ? budget : maxTokens / 2;
         return fitted < MIN_BUDGET ? 0 : fitted;
     }
 }

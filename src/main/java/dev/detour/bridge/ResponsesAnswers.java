@@ -62,10 +62,10 @@ final class ResponsesAnswers {
         for (Part part : answer.parts()) {
             int index = output.size();
             if (part instanceof Part.Text t) {
-                message = message != null ? message : message(output, id, index);
+                message = message != null ? message : message(output, id, index, answer.stop());
                 message.addObject().put("type", "output_text").put("text", t.text()).putArray("annotations");
             } else if (part instanceof Part.Refusal r) {
-                message = message != null ? message : message(output, id, index);
+                message = message != null ? message : message(output, id, index, answer.stop());
                 message.addObject().put("type", "refusal").put("refusal", r.text());
             } else if (part instanceof Part.Thinking thinking) {
                 message = null;
@@ -83,8 +83,8 @@ final class ResponsesAnswers {
         return out;
     }
 
-    private static ArrayNode message(ArrayNode output, String responseId, int index) {
+    private static ArrayNode message(ArrayNode output, String responseId, int index, StopReason stop) {
         return output.addObject().put("type", "message").put("id", AnswerIds.item("msg", responseId, index))
-                .put("status", "completed").put("role", "assistant").putArray("content");
+                .put("status", stop.toResponsesStatus()).put("role", "assistant").putArray("content");
     }
 }
