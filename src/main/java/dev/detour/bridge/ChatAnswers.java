@@ -1,7 +1,6 @@
 package dev.detour.bridge;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.account.EndpointFamily;
 import java.util.ArrayList;
@@ -53,34 +52,16 @@ final class ChatAnswers {
         out.put("model", answer.model());
         ObjectNode choice = out.putArray("choices").addObject();
         choice.put("index", 0);
-        ObjectNode message = choice.putObject("message").put("role", "assistant");
-        StringBuilder text = new StringBuilder();
+        ObjectNode message = choice.putObject("message");
+        ChatRequests.writeAssistant(answer.parts(), message);
+        if (!message.has("refusal")) {
+            message.putNull("refusal");
+        }
         StringBuilder reasoning = new StringBuilder();
-        String refusal = null;
-        ArrayNode calls = Json.NODES.arrayNode();
-        for (Part part : answer.parts()) {
-            if (part instanceof Part.Text t) {
-                text.append(t.text());
-            } else if (part instanceof Part.Thinking thinking) {
-                reasoning.append(thinking.text());
-            } else if (part instanceof Part.Refusal r) {
-                refusal = refusal == null ? r.text() : refusal + r.text();
-            } else if (part instanceof Part.ToolCall call) {
-                ObjectNode c = calls.addObject().put("id", call.id()).put("type", "function");
-                c.putObject("function").put("name", call.name()).put("arguments", call.arguments());
-            }
-        }
-        if (text.isEmpty()) {
-            message.putNull("content");
-        } else {
-            message.put("content", text.toString());
-        }
-        message.put("refusal", refusal);
+        answer.parts().stream().filter(p -> p instanceof Part.Thinking)
+                .forEach(p -> reasoning.append(((Part.Thinking) p).text()));
         if (!reasoning.isEmpty()) {
             message.put("reasoning_content", reasoning.toString());
-        }
-        if (!calls.isEmpty()) {
-            message.set("tool_calls", calls);
         }
         choice.putNull("logprobs");
         choice.put("finish_reason", answer.stop().toChat());

@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.bridge.Conversation.Reasoning;
-import dev.detour.bridge.Conversation.ResponseFormat;
 import dev.detour.bridge.Conversation.Role;
-import dev.detour.bridge.Conversation.ToolChoice;
 import dev.detour.bridge.Conversation.ToolSpec;
 import dev.detour.bridge.Conversation.Turn;
 import dev.detour.core.account.EndpointFamily;
@@ -41,11 +39,12 @@ final class ChatRequests {
         String effort = Json.text(body, "reasoning_effort");
         Reasoning reasoning = effort == null ? null : new Reasoning(effort, null, "none".equals(effort));
         String user = Json.text(body, "user");
-        return new Conversation(system, turns.build(), tools, readToolChoice(body.get("tool_choice")),
-                Json.bool(body, "parallel_tool_calls"), maxTokens, Json.number(body, "temperature"),
-                Json.number(body, "top_p"), null, Json.strings(body, "stop"),
-                Boolean.TRUE.equals(Json.bool(body, "stream")), reasoning, readFormat(body.path("response_format")),
-                user, Json.stringMap(body, "metadata"));
+        JsonNode format = body.path("response_format");
+        return new Conversation(system, turns.build(), tools,
+                OpenAiShapes.readToolChoice(body.get("tool_choice"), CHAT), Json.bool(body, "parallel_tool_calls"),
+                maxTokens, Json.number(body, "temperature"), Json.number(body, "top_p"), null,
+                Json.strings(body, "stop"), Boolean.TRUE.equals(Json.bool(body, "stream")), reasoning,
+                OpenAiShapes.readFormat(format, format.path("json_schema")), user, Json.stringMap(body, "metadata"));
     }
 
     /** Chat features neither Messages nor Responses has; refused only when set to something but the default. */
@@ -104,26 +103,19 @@ final class ChatRequests {
 
     /** Content that is a string or an array of parts: text, images and (assistant) refusals. */
     static List<Part> readContent(JsonNode content) throws BridgeRefusal {
-        List<Part> parts = new ArrayList<>();
-        if (content == null || content.isNull()) {
-            return parts;
-        }
-        if (content.isTextual()) {
-            parts.add(new Part.Text(content.asText()));
-            return parts;
-        }
-        for (JsonNode part : content) {
-            String type = Json.text(part, "type");
-            switch (type == null ? "" : type) {
-                case "text" -> parts.add(new Part.Text(part.path("text").asText()));
-                case "image_url" -> parts.add(Part.Image.of(part.path("image_url").path("url").asText()));
-                case "refusal" -> parts.add(new Part.Refusal(part.path("refusal").asText()));
-                case "input_audio" -> throw BridgeRefusal.onlyIn(CHAT, "audio", "Audio input");
-                case "file" -> throw BridgeRefusal.onlyIn(CHAT, "file", "A file content part");
-                default -> throw BridgeRefusal.onlyIn(CHAT, "content_part", "A content part of type " + type);
-            }
-        }
-        return parts;
+        return Content.read(content, ChatRequests::readPart);
+    }
+
+    private static Part readPart(JsonNode part) throws BridgeRefusal {
+        String type = Json.text(part, "type");
+        return switch (type == null ? "" : type) {
+            case "text" -> new Part.Text(part.path("text").asText());
+            case "image_url" -> Part.Image.of(part.path("image_url").path("url").asText());
+            case "refusal" -> new Part.Refusal(part.path("refusal").asText());
+            case "input_audio" -> throw BridgeRefusal.onlyIn(CHAT, "audio", "Audio input");
+            case "file" -> throw BridgeRefusal.onlyIn(CHAT, "file", "A file content part");
+            default -> throw BridgeRefusal.onlyIn(CHAT, "content_part", "A content part of type " + type);
+        };
     }
 
     private static String joinedText(JsonNode content) throws BridgeRefusal {
@@ -135,32 +127,6 @@ final class ChatRequests {
             text.append(text.isEmpty() ? "" : "\n").append(t.text());
         }
         return text.toString();
-    }
-
-    private static ToolChoice readToolChoice(JsonNode choice) throws BridgeRefusal {
-        if (choice == null || choice.isNull()) {
-            return null;
-        }
-        if (choice.isTextual()) {
-            return switch (choice.asText()) {
-                case "none" -> new ToolChoice(ToolChoice.Mode.NONE, null);
-                case "required" -> new ToolChoice(ToolChoice.Mode.ANY, null);
-                default -> new ToolChoice(ToolChoice.Mode.AUTO, null);
-            };
-        }
-        if ("function".equals(Json.text(choice, "type"))) {
-            return new ToolChoice(ToolChoice.Mode.TOOL, choice.path("function").path("name").asText());
-        }
-        throw BridgeRefusal.onlyIn(CHAT, "tool_choice", "A tool_choice of type " + Json.text(choice, "type"));
-    }
-
-    private static ResponseFormat readFormat(JsonNode format) {
-        String type = Json.text(format, "type");
-        if (type == null || type.equals("text")) {
-            return null;
-        }
-        JsonNode schema = format.path("json_schema");
-        return new ResponseFormat(type, Json.text(schema, "name"), schema.get("schema"), Json.bool(schema, "strict"));
     }
 
     static ObjectNode write(Conversation c, String model) throws BridgeRefusal {
@@ -175,7 +141,7 @@ final class ChatRequests {
             if (turn.role() == Role.USER) {
                 writeUser(turn.parts(), messages);
             } else {
-                writeAssistant(turn.parts(), messages);
+                writeAssistant(turn.parts(), messages.addObject());
             }
         }
         writeTools(c, out);
@@ -192,13 +158,7 @@ final class ChatRequests {
             out.put("reasoning_effort", ReasoningLevels.effortOf(c.reasoning()));
         }
         if (c.responseFormat() != null) {
-            ObjectNode format = out.putObject("response_format").put("type", c.responseFormat().type());
-            if (c.responseFormat().schema() != null) {
-                ObjectNode schema = format.putObject("json_schema");
-                schema.put("name", c.responseFormat().name() == null ? "response" : c.responseFormat().name());
-                schema.set("schema", c.responseFormat().schema());
-                Json.putIfSet(schema, "strict", c.responseFormat().strict());
-            }
+            OpenAiShapes.writeFormat(c.responseFormat(), out.putObject("response_format"), "json_schema");
         }
         Json.putIfSet(out, "user", c.user());
         if (c.stream()) {
@@ -243,25 +203,26 @@ final class ChatRequests {
         return content.isEmpty() ? Json.NODES.textNode("") : content;
     }
 
-    private static void writeAssistant(List<Part> parts, ArrayNode messages) {
-        ObjectNode message = messages.addObject().put("role", "assistant");
+    /** An assistant message: its text, refusal and tool calls (an answer adds its reasoning apart). */
+    static void writeAssistant(List<Part> parts, ObjectNode message) {
+        message.put("role", "assistant");
         StringBuilder text = new StringBuilder();
+        StringBuilder refusal = new StringBuilder();
         ArrayNode calls = Json.NODES.arrayNode();
         for (Part part : parts) {
             if (part instanceof Part.Text t) {
                 text.append(t.text());
             } else if (part instanceof Part.Refusal r) {
-                message.put("refusal", r.text());
+                refusal.append(r.text());
             } else if (part instanceof Part.ToolCall call) {
                 ObjectNode c = calls.addObject().put("id", call.id()).put("type", "function");
                 c.putObject("function").put("name", call.name()).put("arguments", call.arguments());
             }
             // Thinking: Chat has no field to send reasoning back in, and nothing there could verify it.
         }
-        if (text.isEmpty()) {
-            message.putNull("content");
-        } else {
-            message.put("content", text.toString());
+        message.put("content", text.isEmpty() ? null : text.toString());
+        if (!refusal.isEmpty()) {
+            message.put("refusal", refusal.toString());
         }
         if (!calls.isEmpty()) {
             message.set("tool_calls", calls);
@@ -281,15 +242,7 @@ final class ChatRequests {
             function.set("parameters", spec.schema() == null ? emptySchema() : spec.schema());
             Json.putIfSet(function, "strict", spec.strict());
         }
-        if (c.toolChoice() != null) {
-            switch (c.toolChoice().mode()) {
-                case AUTO -> out.put("tool_choice", "auto");
-                case NONE -> out.put("tool_choice", "none");
-                case ANY -> out.put("tool_choice", "required");
-                case TOOL -> out.putObject("tool_choice").put("type", "function")
-                        .putObject("function").put("name", c.toolChoice().name());
-            }
-        }
+        OpenAiShapes.writeToolChoice(c.toolChoice(), true, out);
         Json.putIfSet(out, "parallel_tool_calls", c.parallelToolCalls());
     }
 

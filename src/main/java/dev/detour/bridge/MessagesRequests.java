@@ -72,7 +72,8 @@ final class MessagesRequests {
     private static Reasoning readThinking(JsonNode body) {
         JsonNode thinking = body.path("thinking");
         return switch (thinking.path("type").asText("")) {
-            case "enabled" -> new Reasoning(null, thinking.path("budget_tokens").asInt(ReasoningLevels.MIN_BUDGET), false);
+            case "enabled" -> new Reasoning(null, thinking.path("budget_tokens").asInt(ReasoningLevels.MIN_BUDGET),
+                    false);
             case "adaptive" -> new Reasoning(body.path("output_config").path("effort").asText("medium"), null, false);
             case "disabled" -> new Reasoning(null, null, true);
             default -> null;
@@ -80,18 +81,7 @@ final class MessagesRequests {
     }
 
     static List<Part> readBlocks(JsonNode content) throws BridgeRefusal {
-        List<Part> parts = new ArrayList<>();
-        if (content == null || content.isNull()) {
-            return parts;
-        }
-        if (content.isTextual()) {
-            parts.add(new Part.Text(content.asText()));
-            return parts;
-        }
-        for (JsonNode block : content) {
-            parts.add(readBlock(block));
-        }
-        return parts;
+        return Content.read(content, MessagesRequests::readBlock);
     }
 
     private static Part readBlock(JsonNode block) throws BridgeRefusal {
@@ -154,7 +144,8 @@ final class MessagesRequests {
                 writeBlock(part, content);
             }
             if (!content.isEmpty()) {
-                messages.addObject().put("role", turn.role() == Role.USER ? "user" : "assistant").set("content", content);
+                String role = turn.role() == Role.USER ? "user" : "assistant";
+                messages.addObject().put("role", role).set("content", content);
             }
         }
         writeTools(c, out);

@@ -15,7 +15,8 @@ public sealed interface Part {
     record Image(String mediaType, String data, String url) implements Part {
         static Image of(String urlOrDataUrl) {
             DataUrl parsed = DataUrl.parse(urlOrDataUrl);
-            return parsed == null ? new Image(null, null, urlOrDataUrl) : new Image(parsed.mediaType(), parsed.data(), null);
+            return parsed == null ? new Image(null, null, urlOrDataUrl)
+                    : new Image(parsed.mediaType(), parsed.data(), null);
         }
 
         /** The form OpenAI takes for both kinds: the URL, or a {@code data:} URL around the base64. */

@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.bridge.Conversation.Reasoning;
-import dev.detour.bridge.Conversation.ResponseFormat;
 import dev.detour.bridge.Conversation.Role;
-import dev.detour.bridge.Conversation.ToolChoice;
 import dev.detour.bridge.Conversation.ToolSpec;
 import dev.detour.bridge.Conversation.Turn;
 import dev.detour.core.account.EndpointFamily;
@@ -62,17 +60,24 @@ final class ResponsesRequests {
         String effort = Json.text(reasoningNode, "effort");
         Reasoning reasoning = effort == null ? null : new Reasoning(effort, null, "none".equals(effort));
         String user = Json.text(body, "user") != null ? Json.text(body, "user") : Json.text(body, "safety_identifier");
-        return new Conversation(system, turns.build(), tools, readToolChoice(body.get("tool_choice")),
-                Json.bool(body, "parallel_tool_calls"), Json.integer(body, "max_output_tokens"),
-                Json.number(body, "temperature"), Json.number(body, "top_p"), null, List.of(),
-                Boolean.TRUE.equals(Json.bool(body, "stream")), reasoning, readFormat(body.path("text").path("format")),
+        return new Conversation(system, turns.build(), tools,
+                OpenAiShapes.readToolChoice(body.get("tool_choice"), RESPONSES), Json.bool(body, "parallel_tool_calls"),
+                Json.integer(body, "max_output_tokens"), Json.number(body, "temperature"), Json.number(body, "top_p"),
+                null, List.of(),
+                Boolean.TRUE.equals(Json.bool(body, "stream")), reasoning, textFormat(body),
                 user, Json.stringMap(body, "metadata"));
+    }
+
+    private static Conversation.ResponseFormat textFormat(JsonNode body) {
+        JsonNode format = body.path("text").path("format");
+        return OpenAiShapes.readFormat(format, format);
     }
 
     /** What only a Responses upstream could hold or do for the client; refused when asked for. */
     private static void refuseState(JsonNode body) throws BridgeRefusal {
         if (Json.has(body, "previous_response_id")) {
-            throw BridgeRefusal.onlyIn(RESPONSES, "previous_response_id", "A previous_response_id (state kept upstream)");
+            throw BridgeRefusal.onlyIn(RESPONSES, "previous_response_id",
+                    "A previous_response_id (state kept upstream)");
         }
         if (Json.has(body, "conversation")) {
             throw BridgeRefusal.onlyIn(RESPONSES, "conversation", "A conversation (state kept upstream)");
@@ -153,56 +158,24 @@ final class ResponsesRequests {
     }
 
     private static List<Part> readContent(JsonNode content) throws BridgeRefusal {
-        List<Part> parts = new ArrayList<>();
-        if (content == null || content.isNull()) {
-            return parts;
-        }
-        if (content.isTextual()) {
-            parts.add(new Part.Text(content.asText()));
-            return parts;
-        }
-        for (JsonNode part : content) {
-            String type = Json.text(part, "type");
-            switch (type == null ? "" : type) {
-                case "input_text", "output_text" -> parts.add(new Part.Text(part.path("text").asText()));
-                case "refusal" -> parts.add(new Part.Refusal(part.path("refusal").asText()));
-                case "input_image" -> {
-                    if (Json.text(part, "image_url") == null) {
-                        throw BridgeRefusal.onlyIn(RESPONSES, "file", "An image by file_id");
-                    }
-                    parts.add(Part.Image.of(Json.text(part, "image_url")));
+        return Content.read(content, ResponsesRequests::readPart);
+    }
+
+    private static Part readPart(JsonNode part) throws BridgeRefusal {
+        String type = Json.text(part, "type");
+        return switch (type == null ? "" : type) {
+            case "input_text", "output_text" -> new Part.Text(part.path("text").asText());
+            case "refusal" -> new Part.Refusal(part.path("refusal").asText());
+            case "input_image" -> {
+                if (Json.text(part, "image_url") == null) {
+                    throw BridgeRefusal.onlyIn(RESPONSES, "file", "An image by file_id");
                 }
-                case "input_file" -> throw BridgeRefusal.onlyIn(RESPONSES, "file", "An input_file part");
-                case "input_audio" -> throw BridgeRefusal.onlyIn(RESPONSES, "audio", "Audio input");
-                default -> throw BridgeRefusal.onlyIn(RESPONSES, "content_part", "A content part of type " + type);
+                yield Part.Image.of(Json.text(part, "image_url"));
             }
-        }
-        return parts;
-    }
-
-    private static ToolChoice readToolChoice(JsonNode choice) throws BridgeRefusal {
-        if (choice == null || choice.isNull()) {
-            return null;
-        }
-        if (choice.isTextual()) {
-            return switch (choice.asText()) {
-                case "none" -> new ToolChoice(ToolChoice.Mode.NONE, null);
-                case "required" -> new ToolChoice(ToolChoice.Mode.ANY, null);
-                default -> new ToolChoice(ToolChoice.Mode.AUTO, null);
-            };
-        }
-        if ("function".equals(Json.text(choice, "type"))) {
-            return new ToolChoice(ToolChoice.Mode.TOOL, Json.text(choice, "name"));
-        }
-        throw BridgeRefusal.onlyIn(RESPONSES, "tool_choice", "A tool_choice of type " + Json.text(choice, "type"));
-    }
-
-    private static ResponseFormat readFormat(JsonNode format) {
-        String type = Json.text(format, "type");
-        if (type == null || type.equals("text")) {
-            return null;
-        }
-        return new ResponseFormat(type, Json.text(format, "name"), format.get("schema"), Json.bool(format, "strict"));
+            case "input_file" -> throw BridgeRefusal.onlyIn(RESPONSES, "file", "An input_file part");
+            case "input_audio" -> throw BridgeRefusal.onlyIn(RESPONSES, "audio", "Audio input");
+            default -> throw BridgeRefusal.onlyIn(RESPONSES, "content_part", "A content part of type " + type);
+        };
     }
 
     static ObjectNode write(Conversation c, String model) throws BridgeRefusal {
@@ -234,12 +207,7 @@ final class ResponsesRequests {
             out.putArray("include").add("reasoning.encrypted_content");
         }
         if (c.responseFormat() != null) {
-            ObjectNode format = out.putObject("text").putObject("format").put("type", c.responseFormat().type());
-            if (c.responseFormat().schema() != null) {
-                format.put("name", c.responseFormat().name() == null ? "response" : c.responseFormat().name());
-                format.set("schema", c.responseFormat().schema());
-                Json.putIfSet(format, "strict", c.responseFormat().strict());
-            }
+            OpenAiShapes.writeFormat(c.responseFormat(), out.putObject("text").putObject("format"), null);
         }
         Json.putIfSet(out, "user", c.user());
         if (!c.metadata().isEmpty()) {
@@ -257,7 +225,8 @@ final class ResponsesRequests {
         ArrayNode message = null;
         for (Part part : parts) {
             if (part instanceof Part.ToolResult result) {
-                ObjectNode output = input.addObject().put("type", "function_call_output").put("call_id", result.callId());
+                ObjectNode output = input.addObject().put("type", "function_call_output")
+                        .put("call_id", result.callId());
                 boolean textOnly = result.content().stream().allMatch(p -> p instanceof Part.Text);
                 if (textOnly) {
                     StringBuilder text = new StringBuilder();
@@ -335,14 +304,7 @@ final class ResponsesRequests {
             // Responses makes a function strict unless told otherwise, which needs a schema written for it.
             tool.put("strict", Boolean.TRUE.equals(spec.strict()));
         }
-        if (c.toolChoice() != null) {
-            switch (c.toolChoice().mode()) {
-                case AUTO -> out.put("tool_choice", "auto");
-                case NONE -> out.put("tool_choice", "none");
-                case ANY -> out.put("tool_choice", "required");
-                case TOOL -> out.putObject("tool_choice").put("type", "function").put("name", c.toolChoice().name());
-            }
-        }
+        OpenAiShapes.writeToolChoice(c.toolChoice(), false, out);
         Json.putIfSet(out, "parallel_tool_calls", c.parallelToolCalls());
     }
 }
