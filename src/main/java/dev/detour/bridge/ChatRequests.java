@@ -140,8 +140,8 @@ final class ChatRequests {
         for (Turn turn : c.turns()) {
             if (turn.role() == Role.USER) {
                 writeUser(turn.parts(), messages);
-            } else {
-                writeAssistant(turn.parts(), messages.addObject());
+            } else if (turn.parts().stream().anyMatch(p -> !(p instanceof Part.Thinking))) {
+                writeAssistant(turn.parts(), messages.addObject()); // a turn of reasoning only says nothing here
             }
         }
         writeTools(c, out);

@@ -218,4 +218,16 @@ class RequestMappingTest {
         assertEquals("data:image/gif;base64,R0lGOD", responses.path(0).path("image_url").asText());
         assertEquals("https://x.test/a.png", responses.path(1).path("image_url").asText());
     }
+
+    @Test
+    void anAssistantTurnOfReasoningAloneIsLeftOutWhereReasoningCannotGo() throws Exception {
+        String messages = "{\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"a\"},"
+                + "{\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thinking\":\"t\",\"signature\":\"Eq==\"}]},"
+                + "{\"role\":\"user\",\"content\":\"b\"}]}";
+        JsonNode chat = translate(MESSAGES, CHAT, messages);
+        assertEquals("[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"user\",\"content\":\"b\"}]",
+                chat.path("messages").toString());
+        JsonNode responses = translate(MESSAGES, RESPONSES, messages);
+        assertEquals(2, responses.path("input").size());
+    }
 }
