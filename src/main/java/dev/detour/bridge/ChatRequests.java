@@ -110,7 +110,8 @@ final class ChatRequests {
         String type = Json.text(part, "type");
         return switch (type == null ? "" : type) {
             case "text" -> new Part.Text(part.path("text").asText());
-            case "image_url" -> Part.Image.of(part.path("image_url").path("url").asText());
+            case "image_url" -> Part.Image.of(part.path("image_url").path("url").asText(),
+                    Json.text(part.path("image_url"), "detail"));
             case "refusal" -> new Part.Refusal(part.path("refusal").asText());
             case "input_audio" -> throw BridgeRefusal.onlyIn(CHAT, "audio", "Audio input");
             case "file" -> throw BridgeRefusal.onlyIn(CHAT, "file", "A file content part");
@@ -197,7 +198,9 @@ final class ChatRequests {
                 if (imageFeature != null) {
                     throw BridgeRefusal.notIn(CHAT, imageFeature, imageWhat);
                 }
-                content.addObject().put("type", "image_url").putObject("image_url").put("url", image.asUrl());
+                ObjectNode url = content.addObject().put("type", "image_url").putObject("image_url");
+                url.put("url", image.asUrl());
+                Json.putIfSet(url, "detail", image.detail());
             }
         }
         return content.isEmpty() ? Json.NODES.textNode("") : content;

@@ -107,8 +107,8 @@ final class MessagesRequests {
 
     private static Part readImage(JsonNode source) throws BridgeRefusal {
         return switch (source.path("type").asText("")) {
-            case "base64" -> new Part.Image(Json.text(source, "media_type"), Json.text(source, "data"), null);
-            case "url" -> new Part.Image(null, null, Json.text(source, "url"));
+            case "base64" -> new Part.Image(Json.text(source, "media_type"), Json.text(source, "data"), null, null);
+            case "url" -> new Part.Image(null, null, Json.text(source, "url"), null);
             default -> throw BridgeRefusal.onlyIn(MESSAGES, "file", "An image from the Files API");
         };
     }

@@ -11,12 +11,15 @@ public sealed interface Part {
     record Text(String text) implements Part {
     }
 
-    /** An image by {@code data} (base64, with its media type) or by {@code url}: exactly one of the two. */
-    record Image(String mediaType, String data, String url) implements Part {
-        static Image of(String urlOrDataUrl) {
+    /**
+     * An image by {@code data} (base64, with its media type) or by {@code url}: exactly one of the two.
+     * {@code detail} is OpenAI's resolution hint (low, high, auto); Anthropic has none, null when not given.
+     */
+    record Image(String mediaType, String data, String url, String detail) implements Part {
+        static Image of(String urlOrDataUrl, String detail) {
             DataUrl parsed = DataUrl.parse(urlOrDataUrl);
-            return parsed == null ? new Image(null, null, urlOrDataUrl)
-                    : new Image(parsed.mediaType(), parsed.data(), null);
+            return parsed == null ? new Image(null, null, urlOrDataUrl, detail)
+                    : new Image(parsed.mediaType(), parsed.data(), null, detail);
         }
 
         /** The form OpenAI takes for both kinds: the URL, or a {@code data:} URL around the base64. */

@@ -170,7 +170,7 @@ final class ResponsesRequests {
                 if (Json.text(part, "image_url") == null) {
                     throw BridgeRefusal.onlyIn(RESPONSES, "file", "An image by file_id");
                 }
-                yield Part.Image.of(Json.text(part, "image_url"));
+                yield Part.Image.of(Json.text(part, "image_url"), Json.text(part, "detail"));
             }
             case "input_file" -> throw BridgeRefusal.onlyIn(RESPONSES, "file", "An input_file part");
             case "input_audio" -> throw BridgeRefusal.onlyIn(RESPONSES, "audio", "Audio input");
@@ -249,7 +249,9 @@ final class ResponsesRequests {
             if (part instanceof Part.Text t) {
                 content.addObject().put("type", "input_text").put("text", t.text());
             } else if (part instanceof Part.Image image) {
-                content.addObject().put("type", "input_image").put("image_url", image.asUrl());
+                // Responses requires detail; auto is its documented default
+                content.addObject().put("type", "input_image").put("image_url", image.asUrl())
+                        .put("detail", image.detail() == null ? "auto" : image.detail());
             }
         }
     }
