@@ -2,7 +2,6 @@ package dev.detour.bridge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
@@ -71,10 +70,6 @@ final class Json {
             }
         });
         return out;
-    }
-
-    static ArrayNode array(ObjectNode parent, String field) {
-        return parent.putArray(field);
     }
 
     static void putIfSet(ObjectNode out, String field, Object value) {

@@ -2,6 +2,7 @@ package dev.detour.bridge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -229,5 +230,14 @@ class RequestMappingTest {
                 chat.path("messages").toString());
         JsonNode responses = translate(MESSAGES, RESPONSES, messages);
         assertEquals(2, responses.path("input").size());
+    }
+
+    @Test
+    void onlyTheThreeConversationProtocolsAreBridged() {
+        for (EndpointFamily family : EndpointFamily.values()) {
+            assertEquals(family == CHAT || family == MESSAGES || family == RESPONSES, Bridge.bridges(family), family.name());
+        }
+        assertThrows(IllegalArgumentException.class, () -> Bridge.request(
+                EndpointFamily.EMBEDDINGS, CHAT, JSON.readTree("{\"input\":\"x\"}"), "m"));
     }
 }
