@@ -6,7 +6,7 @@ import dev.detour.core.failure.UpstreamErrorFields;
 import dev.detour.core.secret.SecretMask;
 
 /**
- * B-2: an upstream's error answer (one the gateway returns to the client, F-1's "none" class such as a
+ * B-2: an upstream's error answer (one the gateway returns to the client, the "none" class of F-1, such as a
  * 400, or the last answer of a failed stream) in the client's envelope (P-8'): OpenAI
  * {@code {"error":{"message","type","param","code"}}}, Anthropic {@code {"type":"error","error":{"type","message"}}}.
  * The status is kept, except that overload has a status of its own at Anthropic (529) which OpenAI
