@@ -15,6 +15,7 @@ import dev.detour.core.usage.TokenUsage;
 final class MessagesStreamWriter extends StreamWriter {
     private int index = -1;
     private String signature;
+    private boolean refused;
 
     MessagesStreamWriter(EndpointFamily upstream, long createdAt) {
         super(upstream, createdAt);
@@ -37,6 +38,7 @@ final class MessagesStreamWriter extends StreamWriter {
     protected void onBlockStart(Kind kind, String callId, String name) {
         index++;
         signature = null;
+        refused |= kind == Kind.REFUSAL;
         ObjectNode block = JSON.createObjectNode();
         switch (kind) {
             case TEXT, REFUSAL -> block.put("type", "text").put("text", "");
@@ -79,7 +81,8 @@ final class MessagesStreamWriter extends StreamWriter {
     @Override
     protected void onEnd(StopReason reason, String stopSequence, TokenUsage usage) {
         ObjectNode messageDelta = JSON.createObjectNode().put("type", "message_delta");
-        messageDelta.putObject("delta").put("stop_reason", reason.toMessages()).put("stop_sequence", stopSequence);
+        StopReason said = refused && reason == StopReason.END ? StopReason.REFUSAL : reason; // Chat ends a refusal with "stop"
+        messageDelta.putObject("delta").put("stop_reason", said.toMessages()).put("stop_sequence", stopSequence);
         messageDelta.set("usage", UsageJson.write(EndpointFamily.MESSAGES, usage));
         event("message_delta", messageDelta);
         event("message_stop", JSON.createObjectNode().put("type", "message_stop"));

@@ -53,7 +53,7 @@ final class ClientStreamParse {
         ClientStreamParse parse = new ClientStreamParse();
         List<Event> events = events(new String(stream, StandardCharsets.UTF_8));
         for (Event e : events) {
-            assertEquals(0, parse.terminals + parse.errors, "nothing may follow a terminal or error event: " + e);
+            assertEquals(0, parse.terminals + parse.errors, () -> "nothing may follow a terminal or error event: " + e);
             switch (protocol) {
                 case CHAT_COMPLETIONS -> parse.chat(e);
                 case MESSAGES -> parse.messages(e);
