@@ -23,7 +23,7 @@ class StreamBridgePropertyTest {
     private static final String[] ATOMS = {"a", "Z", "7", " ", "\n", "\r\n", "\t", "\"", "\\", "/", "{", "}", ":", ",",
         "ü", "é", "ß", "中", "文", "한", "🌦", "👍🏽", "e\u0301", "\u2028", "data: [DONE]\n\n", "event: message_stop\n",
         "\"finish_reason\":\"stop\"", "</s>", "\u0000"};
-    private static final int RUNS = 100;
+    private static final int RUNS = 60;
 
     static List<Object[]> directions() {
         return StreamBridgeFixtureTest.directions().map(a -> a.get()).toList();
