@@ -8,7 +8,7 @@ import dev.detour.core.usage.TokenUsage;
  * B-2: a Chat Completions client's stream: {@code data: {chunk}} frames, one choice (index 0), then
  * {@code data: [DONE]}. Thinking goes out as {@code delta.reasoning_content} (the field the Chat relays that
  * stream reasoning use; the OpenAI SDK keeps unknown delta fields); Chat has no place for a thinking
- * signature, so none is written. Usage comes in a last chunk with empty choices, only when the client asked
+ * proof (nor for a redacted block, which has no text), and a Chat client never sends reasoning back. Usage comes in a last chunk with empty choices, only when the client asked
  * for it with {@code stream_options.include_usage}, as OpenAI does. An upstream error becomes a
  * {@code data: {"error":{…}}} frame, which the OpenAI SDK raises as an APIError; no [DONE] follows it.
  */
@@ -25,7 +25,7 @@ final class ChatStreamWriter extends StreamWriter {
 
     @Override
     protected void onStart(String upstreamId, String upstreamModel) {
-        id = StreamIds.forClient(EndpointFamily.CHAT_COMPLETIONS, upstreamId);
+        id = AnswerIds.forClient(EndpointFamily.CHAT_COMPLETIONS, upstreamId);
         model = upstreamModel;
         ObjectNode delta = JSON.createObjectNode().put("role", "assistant").put("content", "");
         chunk(delta, null);
@@ -57,11 +57,6 @@ final class ChatStreamWriter extends StreamWriter {
             }
         }
         chunk(delta, null);
-    }
-
-    @Override
-    protected void onSignature(String opaque) {
-        // Chat has no field for it: a Chat client never sends reasoning back, so nothing is lost
     }
 
     @Override

@@ -10,9 +10,10 @@ import java.util.Set;
  * B-2: reads an Anthropic Messages stream: {@code message_start} (id, model, input usage), blocks by
  * {@code content_block_start / _delta / _stop} (text, tool_use with {@code input_json_delta}, thinking with
  * {@code thinking_delta} and its {@code signature_delta}), {@code message_delta} (stop reason, stop
- * sequence, output usage), {@code message_stop} (the end), {@code ping} (nothing) and {@code error}. A block
- * of a kind the other protocols have no stream shape for (redacted_thinking, server tool blocks) is passed
- * over with its deltas; the event's {@code type} in the data decides, the {@code event:} line is a fallback.
+ * sequence, output usage), {@code message_stop} (the end), {@code ping} (nothing) and {@code error}. A
+ * {@code redacted_thinking} block is thinking without text whose {@code data} is its proof. Server tool
+ * blocks (their tools are refused before dispatch) are passed over with their deltas. The event's
+ * {@code type} in the data decides, the {@code event:} line is a fallback.
  */
 final class MessagesStreamReader implements StreamReader {
     private final Set<Integer> passedOver = new HashSet<>();
@@ -62,7 +63,11 @@ final class MessagesStreamReader implements StreamReader {
             case "thinking" -> {
                 to.blockStart(Kind.THINKING, null, null);
                 to.delta(StreamReader.text(block, "thinking"));
-                to.signature(StreamReader.text(block, "signature"));
+                to.signature(StreamReader.text(block, "signature"), false);
+            }
+            case "redacted_thinking" -> {
+                to.blockStart(Kind.THINKING, null, null);
+                to.signature(StreamReader.text(block, "data"), true);
             }
             case "tool_use" -> {
                 to.blockStart(Kind.TOOL_CALL, StreamReader.text(block, "id"), StreamReader.text(block, "name"));
@@ -80,7 +85,7 @@ final class MessagesStreamReader implements StreamReader {
             case "text_delta" -> to.delta(StreamReader.text(delta, "text"));
             case "input_json_delta" -> to.delta(StreamReader.text(delta, "partial_json"));
             case "thinking_delta" -> to.delta(StreamReader.text(delta, "thinking"));
-            case "signature_delta" -> to.signature(StreamReader.text(delta, "signature"));
+            case "signature_delta" -> to.signature(StreamReader.text(delta, "signature"), false);
             default -> {
             }
         }

@@ -9,12 +9,11 @@ import dev.detour.core.usage.TokenUsage;
  * {@code content_block_start / _delta / _stop} with ascending indexes, {@code message_delta} (stop reason
  * and usage) and {@code message_stop}. A refusal is text here (Messages says so with the {@code refusal}
  * stop reason). A thinking block always ends with a {@code signature_delta}, as Anthropic's do: the
- * upstream's reasoning proof wrapped by {@link BridgedSignature}, so the block is known as Detour's when
- * Claude Code sends it back. An upstream error becomes {@code event: error} in Anthropic's envelope.
+ * upstream's reasoning proof sealed ({@link #sealedProof}), so the block is known as Detour's when Claude
+ * Code sends it back. An upstream error becomes {@code event: error} in Anthropic's envelope.
  */
 final class MessagesStreamWriter extends StreamWriter {
     private int index = -1;
-    private String signature;
     private boolean refused;
 
     MessagesStreamWriter(EndpointFamily upstream, long createdAt) {
@@ -23,7 +22,7 @@ final class MessagesStreamWriter extends StreamWriter {
 
     @Override
     protected void onStart(String upstreamId, String model) {
-        ObjectNode message = JSON.createObjectNode().put("id", StreamIds.forClient(EndpointFamily.MESSAGES, upstreamId))
+        ObjectNode message = JSON.createObjectNode().put("id", AnswerIds.forClient(EndpointFamily.MESSAGES, upstreamId))
                 .put("type", "message").put("role", "assistant").put("model", model);
         message.putArray("content");
         message.putNull("stop_reason");
@@ -37,7 +36,6 @@ final class MessagesStreamWriter extends StreamWriter {
     @Override
     protected void onBlockStart(Kind kind, String callId, String name) {
         index++;
-        signature = null;
         refused |= kind == Kind.REFUSAL;
         ObjectNode block = JSON.createObjectNode();
         switch (kind) {
@@ -65,15 +63,10 @@ final class MessagesStreamWriter extends StreamWriter {
     }
 
     @Override
-    protected void onSignature(String opaque) {
-        signature = opaque;
-    }
-
-    @Override
     protected void onBlockStop(Kind kind) {
         if (kind == Kind.THINKING) {
             blockDelta(JSON.createObjectNode().put("type", "signature_delta")
-                    .put("signature", BridgedSignature.mark(upstream, signature)));
+                    .put("signature", sealedProof()));
         }
         event("content_block_stop", JSON.createObjectNode().put("type", "content_block_stop").put("index", index));
     }

@@ -9,8 +9,8 @@ import dev.detour.core.usage.TokenUsage;
  * B-2: reads an OpenAI Responses stream. {@code response.created} starts it; a message item's content parts
  * ({@code output_text}, {@code refusal}), a {@code function_call} item and a {@code reasoning} item are
  * blocks, filled by their delta events and closed by {@code content_part.done} / {@code output_item.done};
- * a reasoning item's summary parts are joined by a blank line, its {@code encrypted_content} (when the
- * request included it) is its proof. {@code response.completed} / {@code response.incomplete} give usage,
+ * a reasoning item's summary parts are joined by a blank line, its id and {@code encrypted_content} (when
+ * the request included it) are its proof, as {@code <item id>:<encrypted_content>}. {@code response.completed} / {@code response.incomplete} give usage,
  * status and the end; {@code response.failed} and {@code error} are the upstream's error. The data's
  * {@code type} decides; the {@code event:} line is a fallback.
  */
@@ -43,8 +43,9 @@ final class ResponsesStreamReader implements StreamReader {
             case "response.content_part.done" -> to.blockStop();
             case "response.output_item.done" -> {
                 JsonNode item = data.path("item");
-                if ("reasoning".equals(StreamReader.text(item, "type"))) {
-                    to.signature(StreamReader.text(item, "encrypted_content"));
+                String encrypted = StreamReader.text(item, "encrypted_content");
+                if ("reasoning".equals(StreamReader.text(item, "type")) && encrypted != null) {
+                    to.signature(StreamReader.text(item, "id") + ":" + encrypted, false);
                 }
                 to.blockStop();
             }

@@ -12,8 +12,8 @@ import dev.detour.core.usage.TokenUsage;
  * {@code response.incomplete}) carrying every item and the usage — Codex reads its items and usage from
  * there. Each event has its {@code sequence_number}. The item texts are kept for those {@code .done} events;
  * every delta still leaves in the call that read it. A thinking block becomes a reasoning item with a
- * summary; its {@code encrypted_content} is the upstream's proof marked by {@link BridgedSignature}, so it
- * is never taken for OpenAI's own. An upstream error becomes {@code response.failed} with the error, the
+ * summary; its {@code encrypted_content} is the upstream's proof sealed ({@link #sealedProof}), so it is
+ * never taken for OpenAI's own. Item ids follow {@link AnswerIds#item}. An upstream error becomes {@code response.failed} with the error, the
  * event Codex retries a turn on (the same one the gateway writes for a broken stream).
  */
 final class ResponsesStreamWriter extends StreamWriter {
@@ -23,7 +23,6 @@ final class ResponsesStreamWriter extends StreamWriter {
     private String model = "";
     private long sequence;
     private ObjectNode item;
-    private String signature;
 
     ResponsesStreamWriter(EndpointFamily upstream, long createdAt) {
         super(upstream, createdAt);
@@ -36,7 +35,7 @@ final class ResponsesStreamWriter extends StreamWriter {
 
     @Override
     protected void onStart(String upstreamId, String upstreamModel) {
-        id = StreamIds.forClient(EndpointFamily.RESPONSES, upstreamId);
+        id = AnswerIds.forClient(EndpointFamily.RESPONSES, upstreamId);
         model = upstreamModel;
         emit("response.created", withResponse("in_progress"));
         emit("response.in_progress", withResponse("in_progress"));
@@ -45,7 +44,6 @@ final class ResponsesStreamWriter extends StreamWriter {
     @Override
     protected void onBlockStart(Kind kind, String callId, String name) {
         text.setLength(0);
-        signature = null;
         String itemId = itemId(kind);
         item = JSON.createObjectNode().put("id", itemId);
         switch (kind) {
@@ -77,11 +75,6 @@ final class ResponsesStreamWriter extends StreamWriter {
     }
 
     @Override
-    protected void onSignature(String opaque) {
-        signature = opaque;
-    }
-
-    @Override
     protected void onBlockStop(Kind kind) {
         String whole = text.toString();
         switch (kind) {
@@ -102,7 +95,7 @@ final class ResponsesStreamWriter extends StreamWriter {
                 ObjectNode done = summary().put("text", whole);
                 emit("response.reasoning_summary_part.done", ofSummary(done));
                 item.withArray("summary").add(done);
-                item.put("encrypted_content", BridgedSignature.mark(upstream, signature));
+                item.put("encrypted_content", sealedProof());
             }
         }
         if (kind != Kind.THINKING) {
@@ -152,11 +145,11 @@ final class ResponsesStreamWriter extends StreamWriter {
 
     private String itemId(Kind kind) {
         String prefix = switch (kind) {
-            case TEXT, REFUSAL -> "msg_";
-            case TOOL_CALL -> "fc_";
-            case THINKING -> "rs_";
+            case TEXT, REFUSAL -> "msg";
+            case TOOL_CALL -> "fc";
+            case THINKING -> "rs";
         };
-        return prefix + id.substring("resp_".length()) + "_" + output.size();
+        return AnswerIds.item(prefix, id, output.size());
     }
 
     private ObjectNode ofItem(ObjectNode body) {

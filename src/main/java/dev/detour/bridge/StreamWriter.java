@@ -27,6 +27,8 @@ abstract class StreamWriter {
     static final ObjectMapper JSON = JsonMapper.builder().enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
     private static final byte[] NOTHING = new byte[0];
+    private static final String SEAL = "detour-bridged:";
+    private static final String REDACTED = "messages_redacted";
 
     /** The upstream's protocol: a thinking signature from it is marked as made by Detour. */
     protected final EndpointFamily upstream;
@@ -38,6 +40,7 @@ abstract class StreamWriter {
     private boolean ended;
     private boolean failed;
     private boolean usageSeen;
+    private String proof;
     private TokenUsage usage = TokenUsage.NONE;
     private StopReason reason = StopReason.END;
     private String stopSequence;
@@ -63,6 +66,7 @@ abstract class StreamWriter {
         start(null, null, TokenUsage.NONE);
         blockStop();
         open = kind;
+        proof = null;
         onBlockStart(kind, callId == null ? "" : callId, name == null ? "" : name);
     }
 
@@ -72,10 +76,14 @@ abstract class StreamWriter {
         }
     }
 
-    /** The upstream's opaque proof of a thinking block (an Anthropic signature, OpenAI encrypted_content). */
-    final void signature(String opaque) {
+    /**
+     * The upstream's opaque proof of the open thinking block: an Anthropic signature, the {@code data} of a
+     * {@code redacted_thinking} block ({@code redacted}), or a Responses reasoning item's
+     * {@code <item id>:<encrypted_content>}.
+     */
+    final void signature(String opaque, boolean redacted) {
         if (open == Kind.THINKING && !over() && opaque != null && !opaque.isEmpty()) {
-            onSignature(opaque);
+            proof = (redacted ? REDACTED : upstream.wire()) + ":" + opaque;
         }
     }
 
@@ -158,13 +166,23 @@ abstract class StreamWriter {
 
     protected abstract void onDelta(Kind kind, String text);
 
-    protected abstract void onSignature(String opaque);
-
     protected abstract void onBlockStop(Kind kind);
 
     protected abstract void onEnd(StopReason reason, String stopSequence, TokenUsage usage);
 
     protected abstract void onError(String type, String message);
+
+    /**
+     * The open thinking block's proof as the client gets it: {@code detour-bridged:<origin>:<value>}, origin
+     * being the upstream's protocol ({@code messages_redacted} for a redacted block, {@code none} when the
+     * upstream gave no proof, as Chat never does) — the seal form BridgedReasoning reads back. Genuine
+     * Anthropic signatures and OpenAI encrypted contents are base64, which has no ':', so a sealed block is
+     * never taken for one: it is never sent to a native Anthropic account as if Anthropic had signed it, and
+     * going back to its origin protocol the value inside is restored unchanged.
+     */
+    protected final String sealedProof() {
+        return SEAL + (proof == null ? "none:" : proof);
+    }
 
     /** One SSE event with a name (Messages, Responses). */
     protected final void event(String name, ObjectNode data) {

@@ -205,8 +205,8 @@ final class ClientStreamParse {
                     assertEquals(itemText.toString(), data.path("arguments").asText());
             case "response.output_item.done" -> {
                 JsonNode item = data.path("item");
-                if (item.hasNonNull("encrypted_content")) {
-                    signatures.add(item.get("encrypted_content").asText());
+                if (item.hasNonNull("encrypted_content")) { // the proof OpenAI needs back: item id and content
+                    signatures.add(item.path("id").asText() + ":" + item.get("encrypted_content").asText());
                 }
             }
             case "response.completed", "response.incomplete" -> {

@@ -19,6 +19,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -158,29 +159,35 @@ class StreamBridgeTest {
         assertEquals("9.11 vs 9.9: compare tenths, 1 < 9.", messages.thinking());
         assertEquals("9.9 is greater.", messages.text());
         assertEquals("max_tokens", messages.stop());
-        assertEquals(1, messages.signatures().size());
-        String signature = messages.signatures().get(0);
-        assertTrue(BridgedSignature.isMarked(signature));
-        assertEquals(CHAT_COMPLETIONS, BridgedSignature.origin(signature));
-        assertEquals("", BridgedSignature.opaque(signature));
+        assertEquals(List.of("detour-bridged:none:"), messages.signatures(), "Chat gives no proof: none is made up");
 
         Answer responses = ClientStreamParse.read(RESPONSES, translate(CHAT_COMPLETIONS, RESPONSES, source, 5));
         assertEquals(messages.thinking(), responses.thinking());
         assertEquals("incomplete", responses.stop());
-        assertTrue(BridgedSignature.isMarked(responses.signatures().get(0)));
+        assertEquals("detour-bridged:none:", StreamBridgeFixtureTest.sealOnly(responses.signatures().get(0)));
         assertEquals(30, responses.usage().path("output_tokens_details").path("reasoning_tokens").asInt());
     }
 
     @Test
-    void aThinkingProofGoesBackUnchangedToItsOwnProtocol() {
-        String anthropic = "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxDdh3kR2pVWuhzEvwiMBVgZ5zBZ1y8o3xR2bT9DpDvTtkPNy5Hk8t+GZ0j6UUaLK4IfqXW9GY=";
-        String marked = BridgedSignature.mark(MESSAGES, anthropic);
+    void aRedactedThinkingBlockReachesAResponsesClientSealedAndAChatClientNotAtAll() throws IOException {
+        String stream = new String(fixture("messages.max_tokens.upstream.sse"), StandardCharsets.UTF_8).replace(
+                "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,",
+                "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+                        + "{\"type\":\"redacted_thinking\",\"data\":\"EmwKAhgBEgy3va3pzix/LafPsn4a\"}}\n\n"
+                        + "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+                        + "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,")
+                .replace("\"index\":0,\"delta\"", "\"index\":1,\"delta\"").replace("\"content_block_stop\",\"index\":0}\n\nevent: message_delta",
+                        "\"content_block_stop\",\"index\":1}\n\nevent: message_delta");
+        byte[] source = stream.getBytes(StandardCharsets.UTF_8);
 
-        assertEquals(MESSAGES, BridgedSignature.origin(marked));
-        assertEquals(anthropic, BridgedSignature.opaque(marked));
-        assertFalse(BridgedSignature.isMarked(anthropic), "a genuine signature is never taken for Detour's");
-        assertNull(BridgedSignature.origin(anthropic));
-        assertEquals(anthropic, BridgedSignature.opaque(anthropic));
+        Answer responses = ClientStreamParse.read(RESPONSES, translate(MESSAGES, RESPONSES, source, 13));
+        assertEquals(List.of("detour-bridged:messages_redacted:EmwKAhgBEgy3va3pzix/LafPsn4a"),
+                responses.signatures().stream().map(StreamBridgeFixtureTest::sealOnly).toList());
+        assertEquals("Once upon a time", responses.text());
+
+        Answer chat = ClientStreamParse.read(CHAT_COMPLETIONS, translate(MESSAGES, CHAT_COMPLETIONS, source, 13));
+        assertEquals("", chat.thinking());
+        assertEquals("Once upon a time", chat.text());
     }
 
     @Test
