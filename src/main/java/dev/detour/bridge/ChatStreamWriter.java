@@ -7,9 +7,11 @@ import dev.detour.core.usage.TokenUsage;
 /**
  * B-2: a Chat Completions client's stream: {@code data: {chunk}} frames, one choice (index 0), then
  * {@code data: [DONE]}. Thinking goes out as {@code delta.reasoning_content} (the field the Chat relays that
- * stream reasoning use; the OpenAI SDK keeps unknown delta fields); Chat has no place for a thinking
- * proof (nor for a redacted block, which has no text), and a Chat client never sends reasoning back. Usage comes in a last chunk with empty choices, only when the client asked
- * for it with {@code stream_options.include_usage}, as OpenAI does. An upstream error becomes a
+ * stream reasoning use; raw chunks carry every piece, though openai-node's stream helper keeps only the
+ * last piece of a field it does not know); Chat has no place for a thinking proof (nor for a redacted
+ * block, which has no text), and a Chat client never sends reasoning back. Usage comes in a last chunk with
+ * empty choices when the client asked for it with {@code stream_options.include_usage}, as OpenAI does —
+ * unless the upstream sent none: unknown is not zero. An upstream error becomes a
  * {@code data: {"error":{…}}} frame, which the OpenAI SDK raises as an APIError; no [DONE] follows it.
  */
 final class ChatStreamWriter extends StreamWriter {
@@ -66,7 +68,7 @@ final class ChatStreamWriter extends StreamWriter {
     @Override
     protected void onEnd(StopReason reason, String stopSequence, TokenUsage usage) {
         chunk(JSON.createObjectNode(), reason.toChat());
-        if (includeUsage) {
+        if (includeUsage && usageSeen()) {
             ObjectNode last = base();
             last.putArray("choices");
             last.set("usage", UsageJson.write(EndpointFamily.CHAT_COMPLETIONS, usage));

@@ -112,7 +112,9 @@ final class ResponsesStreamWriter extends StreamWriter {
         ObjectNode event = withResponse(status);
         ObjectNode response = (ObjectNode) event.get("response");
         response.set("output", output);
-        response.set("usage", UsageJson.write(EndpointFamily.RESPONSES, usage));
+        if (usageSeen()) { // else it stays null: unknown, not zero
+            response.set("usage", UsageJson.write(EndpointFamily.RESPONSES, usage));
+        }
         if (reason.toResponsesIncompleteReason() != null) {
             response.putObject("incomplete_details").put("reason", reason.toResponsesIncompleteReason());
         }

@@ -18,7 +18,9 @@ import dev.detour.core.usage.TokenUsage;
  * that looks like a successful end — then end the client stream the broken way (F-4'), unless
  * {@link #endWritten} says the client already got its protocol's end or error event (an upstream error
  * event was translated), in which case the gateway's own failure frame would be a second one.
- * {@link #responseId} is the client-facing Responses id for that frame. Not thread-safe: one per stream.
+ * {@link #responseId} is the client-facing Responses id for that frame. X-5: a translated error event carries
+ * the upstream's message, so the gateway masks the bytes of the feed in which {@link #upstreamFailed} turned
+ * true, as it masks every relayed error. Not thread-safe: one per stream.
  */
 public final class StreamBridge {
     /**
@@ -33,6 +35,7 @@ public final class StreamBridge {
     private final StreamWriter writer;
     private final SseStreamDecoder.Listener listener = this::translate;
     private int unreadable;
+    private boolean broken;
 
     private StreamBridge(StreamReader reader, StreamWriter writer) {
         this.reader = reader;
@@ -61,6 +64,9 @@ public final class StreamBridge {
 
     /** The client bytes for these upstream bytes (possibly none: a frame not yet complete). */
     public byte[] feed(byte[] bytes, int offset, int length) {
+        if (broken) {
+            return new byte[0];
+        }
         decoder.feed(bytes, offset, length, listener);
         return writer.take();
     }
@@ -71,6 +77,9 @@ public final class StreamBridge {
 
     /** The upstream body ended: a last unterminated frame is read, and the terminal written if it ended cleanly. */
     public byte[] finish() {
+        if (broken) {
+            return new byte[0];
+        }
         decoder.finish(listener);
         if (reader.endPending()) {
             writer.end();
@@ -78,8 +87,9 @@ public final class StreamBridge {
         return writer.take();
     }
 
-    /** The stream broke: nothing more is written for it (no terminal that would read as a success). */
+    /** The stream broke: nothing more is written for it (no terminal that would read as a success), ever. */
     public byte[] finishBroken() {
+        broken = true;
         writer.take();
         return new byte[0];
     }

@@ -93,6 +93,31 @@ class StreamBridgeTest {
     }
 
     @Test
+    void afterFinishBrokenNothingMoreIsWrittenWhateverStillArrives() throws IOException {
+        byte[] whole = fixture("messages.upstream.sse");
+        StreamBridge bridge = StreamBridge.between(MESSAGES, RESPONSES, OPTIONS);
+        assertTrue(bridge.feed(whole, 0, whole.length / 2).length > 0);
+
+        assertEquals(0, bridge.finishBroken().length);
+        assertEquals(0, bridge.feed(whole, whole.length / 2, whole.length - whole.length / 2).length);
+        assertEquals(0, bridge.finish().length);
+        assertFalse(bridge.completed());
+    }
+
+    @Test
+    void anUpstreamThatSentNoUsageLeavesTheClientsUsageUnknownNotZero() throws IOException {
+        byte[] source = fixture("chat_completions.refusal.upstream.sse");
+
+        assertTrue(lastData(translate(CHAT_COMPLETIONS, RESPONSES, source, 64)).path("response").path("usage").isNull());
+        StreamBridge bridge = StreamBridge.between(RESPONSES, CHAT_COMPLETIONS, OPTIONS);
+        byte[] chat = bridge.feed(utf8(new String(fixture("responses.refusal.upstream.sse"), StandardCharsets.UTF_8)
+                .replaceAll(",\"usage\":\\{[^}]*\\{[^}]*\\},[^}]*\\{[^}]*\\},[^}]*\\}", "")));
+        assertEquals(1, ClientStreamParse.read(CHAT_COMPLETIONS, chat).terminals());
+        assertNull(ClientStreamParse.read(CHAT_COMPLETIONS, chat).usage(), "no usage chunk with made-up zeros");
+        assertFalse(bridge.usageSeen());
+    }
+
+    @Test
     void aChatUpstreamWhoseBodyEndsAfterItsFinishReasonWithoutDoneStillEndsCleanly() throws IOException {
         String stream = new String(fixture("chat_completions.upstream.sse"), StandardCharsets.UTF_8).replace("data: [DONE]\n\n", "");
         StreamBridge bridge = StreamBridge.between(CHAT_COMPLETIONS, MESSAGES, OPTIONS);
