@@ -130,6 +130,11 @@ abstract class StreamWriter {
         onError(type == null || type.isBlank() ? "api_error" : type, message == null ? "" : message);
     }
 
+    /** The kind of the open block, null between blocks. */
+    final Kind open() {
+        return open;
+    }
+
     final boolean ended() {
         return ended;
     }

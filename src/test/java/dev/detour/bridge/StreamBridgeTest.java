@@ -118,6 +118,34 @@ class StreamBridgeTest {
     }
 
     @Test
+    void aLooseResponsesRelayWithoutContentPartsOrWithoutDeltasStillReachesTheClientWhole() {
+        String created = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_l\","
+                + "\"model\":\"m\"}}\n\n";
+        String completed = "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":"
+                + "\"resp_l\",\"status\":\"completed\"}}\n\n";
+        String deltasOnly = created + "data: {\"type\":\"response.output_text.delta\",\"delta\":\"Hel\"}\n\n"
+                + "data: {\"type\":\"response.output_text.delta\",\"delta\":\"lo\"}\n\n"
+                + "data: {\"type\":\"response.output_text.done\",\"text\":\"Hello\"}\n\n" + completed;
+        String doneOnly = created + "data: {\"type\":\"response.output_item.added\",\"item\":{\"type\":\"message\"}}\n\n"
+                + "data: {\"type\":\"response.output_text.done\",\"text\":\"Hello\"}\n\n"
+                + "data: {\"type\":\"response.output_item.added\",\"item\":{\"type\":\"function_call\",\"call_id\":"
+                + "\"call_1\",\"name\":\"f\"}}\n\n"
+                + "data: {\"type\":\"response.function_call_arguments.done\",\"arguments\":\"{}\"}\n\n" + completed;
+
+        for (String stream : new String[] {deltasOnly, doneOnly}) {
+            StreamBridge bridge = StreamBridge.between(RESPONSES, MESSAGES, OPTIONS);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.writeBytes(bridge.feed(utf8(stream)));
+            out.writeBytes(bridge.finish());
+            Answer heard = ClientStreamParse.read(MESSAGES, out.toByteArray());
+            assertEquals("Hello", heard.text(), stream);
+            assertEquals(1, heard.terminals());
+        }
+        Answer calls = ClientStreamParse.read(MESSAGES, translate(RESPONSES, MESSAGES, utf8(doneOnly), 3));
+        assertEquals(List.of(new ClientStreamParse.Call("call_1", "f", "{}")), calls.calls());
+    }
+
+    @Test
     void aChatUpstreamWhoseBodyEndsAfterItsFinishReasonWithoutDoneStillEndsCleanly() throws IOException {
         String stream = new String(fixture("chat_completions.upstream.sse"), StandardCharsets.UTF_8).replace("data: [DONE]\n\n", "");
         StreamBridge bridge = StreamBridge.between(CHAT_COMPLETIONS, MESSAGES, OPTIONS);
