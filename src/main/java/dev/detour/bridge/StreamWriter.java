@@ -27,8 +27,6 @@ abstract class StreamWriter {
     static final ObjectMapper JSON = JsonMapper.builder().enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
     private static final byte[] NOTHING = new byte[0];
-    private static final String SEAL = "detour-bridged:";
-    private static final String REDACTED = "messages_redacted";
 
     /** The upstream's protocol: a thinking signature from it is marked as made by Detour. */
     protected final EndpointFamily upstream;
@@ -40,7 +38,7 @@ abstract class StreamWriter {
     private boolean ended;
     private boolean failed;
     private boolean usageSeen;
-    private String proof;
+    private Part.Seal proof;
     private TokenUsage usage = TokenUsage.NONE;
     private StopReason reason = StopReason.END;
     private String stopSequence;
@@ -83,7 +81,7 @@ abstract class StreamWriter {
      */
     final void signature(String opaque, boolean redacted) {
         if (open == Kind.THINKING && !over() && opaque != null && !opaque.isEmpty()) {
-            proof = (redacted ? REDACTED : upstream.wire()) + ":" + opaque;
+            proof = new Part.Seal(redacted ? EndpointFamily.MESSAGES : upstream, opaque, redacted);
         }
     }
 
@@ -186,7 +184,7 @@ abstract class StreamWriter {
      * going back to its origin protocol the value inside is restored unchanged.
      */
     protected final String sealedProof() {
-        return SEAL + (proof == null ? "none:" : proof);
+        return proof == null ? BridgedReasoning.carry(EndpointFamily.MESSAGES, null) : BridgedReasoning.wrap(proof);
     }
 
     /** One SSE event with a name (Messages, Responses). */
