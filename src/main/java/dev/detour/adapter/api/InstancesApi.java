@@ -16,12 +16,7 @@ final class InstancesApi {
     }
 
     ApiResponse handle(ApiRequest request) {
-        if (request.segments().size() != 1) {
-            throw ApiException.notFound();
-        }
-        if (!request.method().equals("GET")) {
-            throw ApiException.methodNotAllowed();
-        }
+        request.expectReadOfWhole();
         Instant now = registry.now();
         ObjectNode page = Documents.JSON.createObjectNode();
         ArrayNode items = page.putArray("items");
