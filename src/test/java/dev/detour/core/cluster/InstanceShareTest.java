@@ -68,6 +68,25 @@ class InstanceShareTest {
         assertEquals(2, InstanceShare.among(two, "a-later").rank());
     }
 
+    /** So while the survivors recount one after another, old and new parts together never pass the limit. */
+    @Test
+    void anInstanceLeavingNeverShrinksASurvivorsPart() {
+        for (int max = 1; max <= 40; max++) {
+            for (int count = 2; count <= 10; count++) {
+                for (int leaver = 0; leaver < count; leaver++) {
+                    for (int rank = 0; rank < count; rank++) {
+                        if (rank != leaver) {
+                            int after = new InstanceShare(count - 1, rank > leaver ? rank - 1 : rank).of(max);
+                            int before = new InstanceShare(count, rank).of(max);
+                            assertTrue(after >= before, "max " + max + ", rank " + rank + " of " + count
+                                    + ", rank " + leaver + " leaves: " + before + " → " + after);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void anInstanceIsGoneOnlyAfterThreeSilentPeriods() {
         assertEquals(Duration.ofSeconds(15), Heartbeat.GONE_AFTER);
