@@ -30,6 +30,10 @@ public final class InstanceRegistry implements AutoCloseable {
     private volatile RegisteredInstance self;
     private volatile int liveCount = 1;
     private volatile boolean failing;
+    /** Beats one at a time (the loop's and a test's); apart from the loop's lock, so a stop never waits on a beat. */
+    private final Object beating = new Object();
+    /** Set at {@link #close()}: a beat already under way then writes nothing (the row stays removed). */
+    private boolean left;
     private ScheduledExecutorService loop;
 
     public InstanceRegistry(InstanceStore store, LoadState load, Clock clock, String version, boolean pinned) {
@@ -69,24 +73,30 @@ public final class InstanceRegistry implements AutoCloseable {
      * One heartbeat: refresh this instance's row, read every row, take the share among the live ones.
      * Rows gone for a day are forgotten (only when there are any: no write otherwise).
      */
-    public synchronized InstanceShare beat(Instant now) {
-        RegisteredInstance beating = self.seenAt(now);
-        store.beat(beating);
-        self = beating;
-        List<RegisteredInstance> all = store.all();
-        Instant forgetBefore = now.minus(Heartbeat.FORGOTTEN_AFTER);
-        if (all.stream().anyMatch(i -> i.lastSeenAt().isBefore(forgetBefore))) {
-            store.forgetUnseenSince(forgetBefore);
+    public InstanceShare beat(Instant now) {
+        synchronized (beating) {
+            if (left) {
+                return load.share(); // stopped: a beat that was already under way changes nothing
+            }
+            RegisteredInstance beat = self.seenAt(now);
+            store.beat(beat);
+            self = beat;
+            List<RegisteredInstance> all = store.all();
+            Instant forgetBefore = now.minus(Heartbeat.FORGOTTEN_AFTER);
+            if (all.stream().anyMatch(i -> i.lastSeenAt().isBefore(forgetBefore))) {
+                store.forgetUnseenSince(forgetBefore);
+            }
+            InstanceShare share = InstanceShare.among(all.stream().filter(i -> i.liveAt(now)).toList(), self.id());
+            if (share.count() != liveCount) {
+                log.info("{} live Detour instance(s) share the pool (this one is #{})", share.count(),
+                        share.rank() + 1);
+            }
+            liveCount = share.count();
+            if (!pinned) {
+                load.useShare(share);
+            }
+            return share;
         }
-        InstanceShare share = InstanceShare.among(all.stream().filter(i -> i.liveAt(now)).toList(), self.id());
-        if (share.count() != liveCount) {
-            log.info("{} live Detour instance(s) share the pool (this one is #{})", share.count(), share.rank() + 1);
-        }
-        liveCount = share.count();
-        if (!pinned) {
-            load.useShare(share);
-        }
-        return share;
     }
 
     /** The registry as stored now (live computed at this instance's now), in start order. */
@@ -117,11 +127,14 @@ public final class InstanceRegistry implements AutoCloseable {
     @Override
     public void close() {
         stopLoop();
-        try {
-            store.remove(self.id());
-        } catch (RuntimeException e) {
-            log.warn("instance registry row {} not removed (the others count it gone after {} s): {}", self.id(),
-                    Heartbeat.GONE_AFTER.toSeconds(), e.toString());
+        synchronized (beating) {
+            left = true;
+            try {
+                store.remove(self.id());
+            } catch (RuntimeException e) {
+                log.warn("instance registry row {} not removed (the others count it gone after {} s): {}", self.id(),
+                        Heartbeat.GONE_AFTER.toSeconds(), e.toString());
+            }
         }
     }
 

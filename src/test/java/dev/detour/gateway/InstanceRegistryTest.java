@@ -69,6 +69,15 @@ class InstanceRegistryTest {
     }
 
     @Test
+    void aBeatStillUnderWayWhenTheInstanceLeavesDoesNotWriteTheRowBack() {
+        Instance leaving = new Instance(false);
+        leaving.registry.close();
+        leaving.registry.beat(clock.instant());
+
+        assertEquals(List.of(), rows.all());
+    }
+
+    @Test
     void aDatabaseOutageKeepsTheLastCountAndTheShare() {
         Instance first = new Instance(false);
         new Instance(false);
