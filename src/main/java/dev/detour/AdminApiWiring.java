@@ -33,6 +33,7 @@ final class AdminApiWiring {
                 new AccountStateView(clock, gateway.poolStore()::modelRows, gateway.leases()::inFlight),
                 admins.audit(), admins.keys(), admins.requestLog(), gateway.snapshot()::reload, admins.models())
                 .withSmartKeys(admins.prices(), admins.blocks()).withRecovery(recovery.admin())
-                .withSettings(settings).withThrottle(gateway.tokenFailures(), gateway.proxies());
+                .withSettings(settings).withInstances(gateway.load().registry())
+                .withThrottle(gateway.tokenFailures(), gateway.proxies());
     }
 }

@@ -116,6 +116,7 @@ public final class App implements AutoCloseable {
         gateway.addRoutes(routes, clock);
         routes.put("/metrics", AdminApiWiring.metrics(config, gateway, adminToken, clock));
         routes.putAll(ConsoleRoutes.recovery(consoleAuth, recovery.admin()));
+        routes.putAll(ConsoleRoutes.instances(consoleAuth, gateway.load().registry()));
         Map<String, HttpServlet> console = ConsoleWiring.pages(consoleAuth, consoleUsers, database, gateway, admins,
                 recovery, settings, clock);
         routes.putAll(console);
@@ -179,6 +180,7 @@ public final class App implements AutoCloseable {
             app = new App(config, storage, clock);
             app.server.start();
             app.recovery.scheduler().start(clock); // ticks on a daemon thread; only the lease holder acts
+            app.gateway.load().register(config.bind(), app.port()); // G-2: first heartbeat now, then every 5 s
             log.info("Detour listening on http://{}:{}", config.bind(), app.port());
             int port = app.port();
             app.demo.ifPresent(d -> d.start(config.bind(), port));
@@ -231,6 +233,11 @@ public final class App implements AutoCloseable {
 
     public LoadState load() {
         return gateway.load().state();
+    }
+
+    /** G-2: this instance's heartbeat and the registry (tests stop its loop and call {@code beat(now)}). */
+    public dev.detour.gateway.InstanceRegistry instances() {
+        return gateway.load().registry();
     }
 
     public AsyncEventWriter events() {
@@ -310,7 +317,7 @@ public final class App implements AutoCloseable {
         }
         housekeeping.close();
         gateway.refresher().close();
-        gateway.load().close();
+        gateway.load().close(); // G-2: drained, so the registry row goes and the others take this share at once
         closeUpstream();
         gateway.stateWrites().close(); // D-1: state applied in memory reaches the database before the pool closes
         gateway.events().close(); // flushes the queue (D-2: what cannot be written stays in the journal)

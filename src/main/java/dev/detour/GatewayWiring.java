@@ -93,8 +93,11 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         SmartKeys smartKeys = new SmartKeys(smartStore);
         smartKeys.readThrough(quickReads);
         snapshot.onReload(smartKeys::reload);
+        probe.every(Duration.ofSeconds(1), health, smartKeys::refreshSpend); // G-3: other instances' spend
         LoadWiring load = LoadWiring.create(snapshot, database, settings, clock, config.instances());
         load.state().deferWritesTo(stateWrites);
+        metrics.gauge("detour_instances_live", "Detour instances live in the registry at this instance's last"
+                + " heartbeat, this one included (G-2).", load.registry()::liveCount);
         replay(stateJournal.leftovers(), stateRecorder, load.state());
         load.state().bindings().readThrough(quickReads);
         Router router = new Router(new SelectionPipeline(), null, smartKeys, load.state());

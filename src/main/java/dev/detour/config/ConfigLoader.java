@@ -57,7 +57,7 @@ public final class ConfigLoader {
                 Duration.ofSeconds(integer("DETOUR_SHUTDOWN_GRACE_SECONDS", 30, 0, 3600)),
                 demo,
                 clientLimits(),
-                // S-5: each instance enforces ceil(max_in_flight / N) of an account's limit
+                // S-5 override: 2 or more fixes the instance count (ceil(max_in_flight / N) each); 1 leaves it to G-2
                 integer("DETOUR_INSTANCES", DetourConfig.SINGLE_INSTANCE, 1, 1000));
     }
 

@@ -1,6 +1,7 @@
 package dev.detour.gateway;
 
 import dev.detour.core.account.Account;
+import dev.detour.core.cluster.InstanceShare;
 import dev.detour.core.cooldown.BreakerRules;
 import dev.detour.core.cooldown.GroupHaltRules;
 import dev.detour.core.failure.Failure;
@@ -38,7 +39,7 @@ public final class LoadState {
     private final Map<ModelStateKey, CostEma> costLedger = new ConcurrentHashMap<>();
     private final Set<Long> trials = ConcurrentHashMap.newKeySet();
     private volatile SelectionSettings settings = SelectionSettings.DEFAULTS;
-    private volatile int instances = 1;
+    private volatile InstanceShare share = InstanceShare.ALONE;
     private volatile StateWrites deferred;
 
     public LoadState(PoolSnapshot snapshot, LoadStore store) {
@@ -73,20 +74,26 @@ public final class LoadState {
         return RankingInputs.NONE.withLastPickedAt(Map.copyOf(lastPickedAt)).withCostLedger(Map.copyOf(costLedger));
     }
 
-    /** S-5 with several instances: how many Detour instances share the pool (DETOUR_INSTANCES, default 1). */
+    /** S-5 with several instances: a fixed count ({@code DETOUR_INSTANCES}), this instance taking the rounded-up part. */
     public void useInstances(int count) {
-        this.instances = Math.max(1, count);
+        this.share = InstanceShare.pinned(count);
+    }
+
+    /** G-2: the live instances' count and this instance's rank among them (the registry's heartbeat). */
+    public void useShare(InstanceShare liveShare) {
+        this.share = liveShare;
+    }
+
+    public InstanceShare share() {
+        return share;
     }
 
     /**
-     * S-5: this instance's share of an account's {@code max_in_flight} — ceil(max / instances),
-     * at least 1; 0 stays unlimited. The sum over instances never falls below the configured limit.
+     * S-5: this instance's share of an account's {@code max_in_flight} (G-2: the parts of the live
+     * instances add up to the limit); 0 stays unlimited.
      */
     public int capacityShare(int maxInFlight) {
-        if (maxInFlight <= 0 || instances == 1) {
-            return maxInFlight;
-        }
-        return Math.max(1, (maxInFlight + instances - 1) / instances);
+        return share.of(maxInFlight);
     }
 
     /** S-4: every pick is recorded (the gap and idle bonus read it). */

@@ -60,10 +60,22 @@ public final class SmartKeys {
 
     public void reload() {
         SmartStore.Data loaded = store.load();
-        // this instance's own charges may not be written yet: never move a running total backwards
-        loaded.spentMicros().forEach((keyId, micros) -> spent.computeIfAbsent(keyId, k -> new AtomicLong())
-                .accumulateAndGet(micros, Math::max));
+        takeSpent(loaded.spentMicros());
         data = loaded;
+    }
+
+    /**
+     * G-3: the spend other instances wrote, every second, so a key's limit is counted once for the
+     * cluster; between two reads it may be passed by what the other instances charged meanwhile.
+     */
+    public void refreshSpend() {
+        takeSpent(store.loadSpent());
+    }
+
+    /** This instance's own charges may not be written yet: never move a running total backwards. */
+    private void takeSpent(Map<Long, Long> stored) {
+        stored.forEach((keyId, micros) -> spent.computeIfAbsent(keyId, k -> new AtomicLong())
+                .accumulateAndGet(micros, Math::max));
     }
 
     public RouteStatsBook stats() {

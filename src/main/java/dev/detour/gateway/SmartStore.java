@@ -10,6 +10,14 @@ import java.util.Map;
 public interface SmartStore {
     Data load();
 
+    /**
+     * K-2 / G-3: every key's spend as written so far by every instance, read on its own every second
+     * (no other change moves the pool revision when only spend grows).
+     */
+    default Map<Long, Long> loadSpent() {
+        return load().spentMicros();
+    }
+
     /** P-10: remembered asynchronously, never on the request's critical path. */
     void bindResponse(String responseId, long accountId, Instant expiresAt);
 

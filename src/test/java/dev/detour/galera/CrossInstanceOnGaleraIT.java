@@ -2,28 +2,21 @@ package dev.detour.galera;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.detour.testkit.DetourProcess;
 import dev.detour.fake.FakeUpstream;
-import dev.detour.testkit.GaleraCluster;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.NginxFront;
 import dev.detour.fake.Reply;
-import dev.detour.testkit.TestApp;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,44 +30,25 @@ import org.junit.jupiter.api.Test;
 class CrossInstanceOnGaleraIT {
     private static final String COOLED = "gpt-cooled";
     private static final String PAUSED = "gpt-paused";
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static GaleraPool pool;
     private static FakeUpstream upstream;
-    private static List<DetourProcess> instances = new ArrayList<>();
+    private static List<DetourProcess> instances;
     private static NginxFront nginx;
-    private static String key;
     private static long accountId;
 
     @BeforeAll
     static void startInstancesBehindNginx() throws Exception {
-        GaleraCluster cluster = GaleraCluster.shared();
-        cluster.emptySchema();
-        upstream = FakeUpstream.start();
-        upstream.handler(r -> Reply.chatCompletion());
-        instances = cluster.startInstances("galera-cross", 3, Map.of());
-        nginx = NginxFront.start("galera-nginx", instances);
-
-        DetourProcess first = instances.get(0);
-        admin(first, "POST", "/groups", "{\"name\":\"default\"}");
-        JsonNode account = admin(first, "POST", "/accounts", "{\"name\":\"a\",\"group\":\"default\",\"platform\":"
-                + "\"openai-compatible\",\"base_url\":\"" + upstream.url() + "\",\"api_key\":\"sk-test-galera\","
-                + "\"model_mappings\":[{\"from\":\"" + COOLED + "\",\"to\":\"" + COOLED + "\"},{\"from\":\""
-                + PAUSED + "\",\"to\":\"" + PAUSED + "\"}]}");
-        accountId = account.path("id").asLong();
-        key = admin(first, "POST", "/keys", "{\"name\":\"galera-key\"}").path("key").asText();
-        for (DetourProcess instance : instances) { // each snapshot picks the new pool up within its refresh
-            Gateway.await(() -> status(instance.url(), COOLED) == 200, "instance " + instance + " serves");
-        }
+        pool = GaleraPool.start("galera-cross", "", List.of(COOLED, PAUSED));
+        upstream = pool.upstream;
+        instances = pool.instances;
+        nginx = pool.nginx;
+        accountId = pool.accountId;
     }
 
     @AfterAll
     static void stopAll() {
-        if (nginx != null) {
-            nginx.close();
-        }
-        instances.forEach(DetourProcess::close);
-        if (upstream != null) {
-            upstream.close();
+        if (pool != null) {
+            pool.close();
         }
     }
 
@@ -129,26 +103,16 @@ class CrossInstanceOnGaleraIT {
     }
 
     private static HttpResponse<String> chat(String base, String model) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
-                .timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model
-                        + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
-                .build();
-        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        return pool.chat(base, model);
     }
 
     private static int status(String base, String model) {
-        try {
-            return chat(base, model).statusCode();
-        } catch (IOException | InterruptedException e) {
-            return -1;
-        }
+        return pool.status(base, model);
     }
 
     private static String statusPage(String base) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(base + "/status")).timeout(Duration.ofSeconds(30)).build(),
+            return GaleraPool.HTTP.send(HttpRequest.newBuilder(URI.create(base + "/status")).timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
         } catch (IOException | InterruptedException e) {
             return e.toString();
@@ -158,20 +122,13 @@ class CrossInstanceOnGaleraIT {
     private static String errorCode(String base, String model) {
         try {
             HttpResponse<String> response = chat(base, model);
-            return response.statusCode() == 200 ? "served" : JSON.readTree(response.body()).path("error").path("code").asText();
+            return response.statusCode() == 200 ? "served" : GaleraPool.JSON.readTree(response.body()).path("error").path("code").asText();
         } catch (IOException | InterruptedException e) {
             return e.toString();
         }
     }
 
     private static JsonNode admin(DetourProcess instance, String method, String path, String body) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(instance.url() + "/admin/api" + path))
-                .timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + TestApp.ADMIN_TOKEN).header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        assertTrue(response.statusCode() / 100 == 2, method + " " + path + " → " + response.statusCode() + " " + response.body());
-        return JSON.readTree(response.body());
+        return GaleraPool.admin(instance, method, path, body);
     }
 }

@@ -50,6 +50,7 @@ public final class AdminApiServlet extends HttpServlet {
     private transient SmartApi smart;
     private transient RecoveryApi recovery;
     private transient SettingsApi settings;
+    private transient InstancesApi instances;
     private transient ClientAddress clientAddress = ClientAddress.PEER;
     private transient AuthThrottle tokenFailures;
 
@@ -80,6 +81,12 @@ public final class AdminApiServlet extends HttpServlet {
     /** Serves {@code /admin/api/settings} from the given store (wired by the App). */
     public AdminApiServlet withSettings(dev.detour.admin.SiteSettings siteSettings) {
         this.settings = new SettingsApi(siteSettings);
+        return this;
+    }
+
+    /** Serves {@code /admin/api/instances} from the instance registry (G-2). */
+    public AdminApiServlet withInstances(dev.detour.gateway.InstanceRegistry registry) {
+        this.instances = new InstancesApi(registry);
         return this;
     }
 
@@ -141,6 +148,7 @@ public final class AdminApiServlet extends HttpServlet {
             case "prices" -> smartApi().prices(call);
             case "blocks" -> smartApi().blocks(call);
             case "settings" -> settings.handle(call);
+            case "instances" -> instancesApi().handle(call);
             default -> throw ApiException.notFound();
         };
     }
@@ -171,6 +179,13 @@ public final class AdminApiServlet extends HttpServlet {
             throw ApiException.notFound();
         }
         return smart;
+    }
+
+    private InstancesApi instancesApi() {
+        if (instances == null) {
+            throw ApiException.notFound();
+        }
+        return instances;
     }
 
     private static List<String> segments(String pathInfo) {

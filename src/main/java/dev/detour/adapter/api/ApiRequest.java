@@ -12,6 +12,16 @@ import java.util.function.Supplier;
 record ApiRequest(String method, List<String> segments, String actor, Function<String, String> query,
         Supplier<ObjectNode> body) {
 
+    /** A read of a whole resource ({@code GET /admin/api/<name>}): 404 for a longer path, 405 for another method. */
+    void expectReadOfWhole() {
+        if (segments.size() != 1) {
+            throw ApiException.notFound();
+        }
+        if (!method.equals("GET")) {
+            throw ApiException.methodNotAllowed();
+        }
+    }
+
     /** The numeric id in segment 1, or 404 when it is not a positive number. */
     long id() {
         try {

@@ -18,12 +18,7 @@ final class AuditApi {
     }
 
     ApiResponse handle(ApiRequest request) {
-        if (request.segments().size() != 1) {
-            throw ApiException.notFound();
-        }
-        if (!request.method().equals("GET")) {
-            throw ApiException.methodNotAllowed();
-        }
+        request.expectReadOfWhole();
         ObjectNode page = Documents.JSON.createObjectNode();
         ArrayNode items = page.putArray("items");
         audit.recent(limit(request.query().apply("limit"))).forEach(row -> items.add(render(row)));

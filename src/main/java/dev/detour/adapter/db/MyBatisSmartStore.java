@@ -47,6 +47,14 @@ public final class MyBatisSmartStore implements SmartStore, AutoCloseable {
         });
     }
 
+    @Override
+    public Map<Long, Long> loadSpent() {
+        Map<Long, Long> spent = new HashMap<>();
+        database.read(s -> s.getMapper(SmartMapper.class).selectSpent())
+                .forEach(k -> spent.put(k.id(), k.spentMicros()));
+        return spent;
+    }
+
     public static BlockRule rule(BlockRuleEntry b) {
         return new BlockRule(b.id(), BlockScope.fromWire(b.scope()), b.value(), b.reason(), b.operator(),
                 b.expiresAt());

@@ -20,7 +20,8 @@ public final class ConsoleNav {
             new String[] {"requests", "/requests"},
             new String[] {"recovery", "/recovery"},
             new String[] {"audit", "/audit"},
-            new String[] {"settings", "/settings"});
+            new String[] {"settings", "/settings"},
+            new String[] {"instances", "/instances"});
 
     private final List<Item> items;
 

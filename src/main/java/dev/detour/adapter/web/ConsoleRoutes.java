@@ -6,6 +6,7 @@ import dev.detour.adapter.view.View;
 import dev.detour.admin.AccountsPageSource;
 import dev.detour.admin.ConsoleUsers;
 import dev.detour.admin.RecoveryAdmin;
+import dev.detour.gateway.InstanceRegistry;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -15,7 +16,7 @@ import java.util.Set;
 /** The console's servlet routes (U-1): sign-in, language, assets open; every screen behind {@link ConsoleGate}. */
 public final class ConsoleRoutes {
     /** Screens that are live links in the navigation. */
-    static final Set<String> NAV_PATHS = Set.of("/", "/accounts", "/recovery");
+    static final Set<String> NAV_PATHS = Set.of("/", "/accounts", "/recovery", "/instances");
 
     private ConsoleRoutes() {
     }
@@ -24,6 +25,12 @@ public final class ConsoleRoutes {
     public static Map<String, HttpServlet> recovery(ConsoleSessionAuth auth, RecoveryAdmin recovery) {
         View view = new View(auth, new ConsoleNav(NAV_PATHS));
         return Map.of("/recovery", new ConsoleGate(new RecoveryServlet(recovery, auth, view), auth, view));
+    }
+
+    /** G-2: the instances screen (its own route: the registry is wired with the load state). */
+    public static Map<String, HttpServlet> instances(ConsoleSessionAuth auth, InstanceRegistry registry) {
+        View view = new View(auth, new ConsoleNav(NAV_PATHS));
+        return Map.of("/instances", new ConsoleGate(new InstancesPageServlet(registry, view), auth, view));
     }
 
     /**

@@ -82,7 +82,8 @@ class ConsolePagesIT {
         HtmlPage home = ConsolePages.signIn(web, base);
         List<String> links = home.querySelectorAll("nav.nav a").stream().map(n -> n.getTextContent()).toList();
         List<String> soon = home.querySelectorAll("nav.nav span.soon").stream().map(n -> n.getTextContent()).toList();
-        assertEquals(List.of("Dashboard", "Accounts", "Groups", "Keys", "Requests", "Recovery", "Audit", "Settings"),
+        assertEquals(List.of("Dashboard", "Accounts", "Groups", "Keys", "Requests", "Recovery", "Audit", "Settings",
+                "Instances"),
                 links);
         assertEquals(List.of(), soon);
         HtmlPage accounts = home.getAnchorByText("Accounts").click();

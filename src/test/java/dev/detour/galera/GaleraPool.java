@@ -1,0 +1,118 @@
+package dev.detour.galera;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.detour.fake.FakeUpstream;
+import dev.detour.fake.Reply;
+import dev.detour.testkit.DetourProcess;
+import dev.detour.testkit.GaleraCluster;
+import dev.detour.testkit.Gateway;
+import dev.detour.testkit.NginxFront;
+import dev.detour.testkit.TestApp;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A pool served by three instances on the shared Galera cluster (an emptied schema), each writing through a
+ * different node, nginx round-robin in front: one account on a fake upstream mapping the given models, and a
+ * Detour key. Every instance serves the first model before the tests run.
+ */
+final class GaleraPool implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final FakeUpstream upstream;
+    final List<DetourProcess> instances;
+    final NginxFront nginx;
+    final long accountId;
+    final String key;
+
+    private GaleraPool(FakeUpstream upstream, List<DetourProcess> instances, NginxFront nginx, long accountId,
+            String key) {
+        this.upstream = upstream;
+        this.instances = instances;
+        this.nginx = nginx;
+        this.accountId = accountId;
+        this.key = key;
+    }
+
+    /** @param accountFields extra fields of the account's JSON (e.g. {@code "max_in_flight":3,}), or "" */
+    static GaleraPool start(String name, String accountFields, List<String> models) throws Exception {
+        GaleraCluster cluster = GaleraCluster.shared();
+        cluster.emptySchema();
+        FakeUpstream upstream = FakeUpstream.start();
+        upstream.handler(r -> Reply.chatCompletion());
+        List<DetourProcess> instances = List.of();
+        NginxFront nginx = null;
+        try {
+            instances = cluster.startInstances(name, 3, Map.of());
+            nginx = NginxFront.start(name + "-nginx", instances);
+            DetourProcess first = instances.get(0);
+            admin(first, "POST", "/groups", "{\"name\":\"default\"}");
+            String mappings = models.stream().map(m -> "{\"from\":\"" + m + "\",\"to\":\"" + m + "\"}")
+                    .collect(Collectors.joining(","));
+            JsonNode account = admin(first, "POST", "/accounts", "{\"name\":\"a\",\"group\":\"default\","
+                    + "\"platform\":\"openai-compatible\",\"base_url\":\"" + upstream.url() + "\","
+                    + "\"api_key\":\"sk-test-galera\"," + accountFields + "\"model_mappings\":[" + mappings + "]}");
+            String key = admin(first, "POST", "/keys", "{\"name\":\"galera-key\"}").path("key").asText();
+            GaleraPool pool = new GaleraPool(upstream, instances, nginx, account.path("id").asLong(), key);
+            for (DetourProcess instance : instances) { // each snapshot picks the new pool up within its refresh
+                Gateway.await(() -> pool.status(instance.url(), models.get(0)) == 200, "instance " + instance
+                        + " serves");
+            }
+            return pool;
+        } catch (Exception | AssertionError e) {
+            new GaleraPool(upstream, instances, nginx, 0, null).close();
+            throw e;
+        }
+    }
+
+    HttpResponse<String> chat(String base, String model) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model
+                        + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
+                .build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The answer's status, or -1 when none came. */
+    int status(String base, String model) {
+        try {
+            return chat(base, model).statusCode();
+        } catch (IOException | InterruptedException e) {
+            return -1;
+        }
+    }
+
+    static JsonNode admin(DetourProcess instance, String method, String path, String body) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(instance.url() + "/admin/api" + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + TestApp.ADMIN_TOKEN).header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        assertTrue(response.statusCode() / 100 == 2, method + " " + path + " → " + response.statusCode() + " "
+                + response.body());
+        return JSON.readTree(response.body());
+    }
+
+    @Override
+    public void close() {
+        if (nginx != null) {
+            nginx.close();
+        }
+        instances.forEach(DetourProcess::close);
+        upstream.close();
+    }
+}
