@@ -7,6 +7,7 @@ import dev.detour.core.ValidationException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Model base prices (S-3, Smart keys): micros per million tokens, input and output, and B-4's cache
@@ -70,7 +71,7 @@ public final class PriceAdmin {
                 items.add(item(p));
             }
         }
-        if (micros.values().stream().anyMatch(java.util.Objects::nonNull)) {
+        if (micros.values().stream().anyMatch(Objects::nonNull)) {
             ObjectNode item = items.addObject().put("model", model);
             micros.forEach(item::put);
         }
@@ -119,6 +120,7 @@ public final class PriceAdmin {
     private static ObjectNode item(PriceEntry p) {
         return Documents.JSON.createObjectNode().put("model", p.model()).put("input_micros_per_m", p.inputMicrosPerM())
                 .put("output_micros_per_m", p.outputMicrosPerM()).put(CACHE_FIELDS.get(0), p.cacheReadMicrosPerM())
-                .put(CACHE_FIELDS.get(1), p.cacheWrite5mMicrosPerM()).put(CACHE_FIELDS.get(2), p.cacheWrite1hMicrosPerM());
+                .put(CACHE_FIELDS.get(1), p.cacheWrite5mMicrosPerM())
+                .put(CACHE_FIELDS.get(2), p.cacheWrite1hMicrosPerM());
     }
 }

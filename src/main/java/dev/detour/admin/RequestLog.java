@@ -63,7 +63,8 @@ public final class RequestLog {
         o.putObject("usage").put("input_tokens", e.inputTokens()).put("output_tokens", e.outputTokens())
                 .put("cache_read_tokens", e.cacheReadTokens())
                 .put("cache_write_tokens", e.cacheWrite5mTokens() + e.cacheWrite1hTokens())
-                .put("cache_write_5m_tokens", e.cacheWrite5mTokens()).put("cache_write_1h_tokens", e.cacheWrite1hTokens())
+                .put("cache_write_5m_tokens", e.cacheWrite5mTokens())
+                .put("cache_write_1h_tokens", e.cacheWrite1hTokens())
                 .put("reasoning_tokens", e.reasoningTokens());
         // P-7': a stream that ended before any usage frame: its cost is unknown, not zero
         o.put("usage_missing", e.usageMissing());

@@ -285,7 +285,8 @@ public final class Forwarder {
         trace.status = result.status();
         journalStart(trace); // D-5: a stream cut by the process dying is logged with its account and status
         ResponseIds.Sniffer sniffer = new ResponseIds.Sniffer(sink, call.family());
-        StreamRelay.Result relayed = new StreamRelay(result.mask(), protocol).relay(result.openStream(), result.body(), sniffer);
+        StreamRelay.Result relayed = new StreamRelay(result.mask(), protocol).relay(result.openStream(), result.body(),
+                sniffer);
         Instant ended = clock.instant();
         trace.usage = relayed.usage();
         trace.usageMissing = !relayed.usageSeen(); // P-7': the cost of this stream could not be known

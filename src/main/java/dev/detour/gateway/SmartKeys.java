@@ -93,7 +93,7 @@ public final class SmartKeys {
         return total == null ? 0 : total.get();
     }
 
-    /** The cost of a settled request (B-4: tokens × price per class × group ratio), added to the key's running spend. */
+    /** The cost of a settled request (B-4: tokens × price, per class, × group ratio), added to the key's spend. */
     public long settle(Long keyId, String modelKey, String requestedModel, long groupRatioPpm, TokenUsage usage) {
         ModelPrice price = modelKey == null ? null : data.prices().get(modelKey);
         if (price == null && requestedModel != null) {

@@ -30,7 +30,8 @@ class UsageGoldenVectorsTest {
         byte[] body = fixture(fixture);
         TokenUsage expected = new TokenUsage(input, output, cacheRead, cacheWrite5m, cacheWrite1h, reasoning);
 
-        AnswerFacts gateway = fixture.endsWith(".sse") ? UsageLines.of(protocol, body) : AnswerReader.read(protocol, body);
+        AnswerFacts gateway = fixture.endsWith(".sse") ? UsageLines.of(protocol, body)
+                : AnswerReader.read(protocol, body);
         assertTrue(gateway.usageSeen(), fixture);
         assertEquals(expected, gateway.usage(), "gateway: " + fixture);
         assertEquals(expected, fixture.endsWith(".sse") ? relayed(protocol, body) : gateway.usage(),

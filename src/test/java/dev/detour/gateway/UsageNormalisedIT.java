@@ -45,8 +45,8 @@ class UsageNormalisedIT extends OneUpstreamCase {
         String platform = protocol.equals("messages") ? "anthropic" : "openai-compatible";
         gw.account("a", upstream, MAPS, "{\"platform\":\"" + platform + "\"}");
         assertEquals(1, gw.admin("PUT", "/prices", PRICES).path("prices").size());
-        String fixture = new String(UsageGoldenVectorsTest.fixture(protocol + (stream ? ".stream.sse" : ".buffered.json")),
-                StandardCharsets.UTF_8);
+        String fixture = new String(UsageGoldenVectorsTest.fixture(protocol
+                + (stream ? ".stream.sse" : ".buffered.json")), StandardCharsets.UTF_8);
         upstream.enqueue(stream ? Reply.rawSse(List.of(fixture)) : Reply.json(200, fixture));
 
         String path = switch (protocol) {

@@ -124,9 +124,11 @@ final class EventCodec {
         for (int i = 0; i < rejectionCount; i++) {
             rejections.add(new RejectionRecord(in.readLong(), in.readUTF()));
         }
-        TokenUsage usage = version == VERSION_FOUR_COUNTS
-                ? new TokenUsage(in.readLong(), in.readLong(), in.readLong(), in.readLong(), 0, 0)
-                : new TokenUsage(in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong());
+        long[] counts = new long[6]; // version 1 wrote the first four; its cache writes were all 5 min ones
+        for (int i = 0; i < (version == VERSION_FOUR_COUNTS ? 4 : 6); i++) {
+            counts[i] = in.readLong();
+        }
+        TokenUsage usage = new TokenUsage(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
         long cost = in.readLong();
         int ttft = in.readInt();
         int latency = in.readInt();
