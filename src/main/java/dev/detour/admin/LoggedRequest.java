@@ -2,7 +2,12 @@ package dev.detour.admin;
 
 import java.time.Instant;
 
-/** One answered request as the request log keeps it; attempts and rejections are JSON text; usageMissing is P-7'. */
+/**
+ * One answered request as the request log keeps it; attempts and rejections are JSON text; usageMissing is P-7'.
+ * B-4: the usage is normalised (input without cached tokens, output with reasoning, cache writes by lifetime);
+ * clientProtocol and upstreamProtocol are EndpointFamily wire names (upstreamProtocol null when no account was
+ * asked or the event predates it).
+ */
 public record LoggedRequest(
         Long id,
         String requestId,
@@ -22,13 +27,17 @@ public record LoggedRequest(
         long inputTokens,
         long outputTokens,
         long cacheReadTokens,
-        long cacheWriteTokens,
+        long cacheWrite5mTokens,
         long costMicros,
         Integer ttftMs,
         int latencyMs,
         String clientIp,
         Instant createdAt,
-        boolean usageMissing) {
+        boolean usageMissing,
+        long cacheWrite1hTokens,
+        long reasoningTokens,
+        String clientProtocol,
+        String upstreamProtocol) {
 
     /** How many upstream attempts the chain holds (one JSON object each, each with an account_id). */
     public int attemptCount() {

@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.ValidationException;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
- * Model base prices (S-3, Smart keys): micros per million tokens, input and output. PUT
+ * Model base prices (S-3, Smart keys): micros per million tokens, input and output, and B-4's cache
+ * classes (read, write 5 min, write 1 h; each optional, a default from the input price when unset). PUT
  * replaces the whole table (a model left out becomes unknown). Audited; bumps the pool revision.
  */
 public final class PriceAdmin {
@@ -26,7 +29,14 @@ public final class PriceAdmin {
         return transactions.read(c -> c.smartRules().prices());
     }
 
-    /** {@code {"prices":[{"model":…,"input_micros_per_m":…,"output_micros_per_m":…}]}}. */
+    /** B-4: the optional per-class prices, by their field name in the API. */
+    public static final List<String> CACHE_FIELDS = List.of("cache_read_micros_per_m", "cache_write_5m_micros_per_m",
+            "cache_write_1h_micros_per_m");
+
+    /**
+     * {@code {"prices":[{"model":…,"input_micros_per_m":…,"output_micros_per_m":…}]}}, each item optionally with
+     * the {@link #CACHE_FIELDS} (absent or null: the default).
+     */
     public List<PriceEntry> replace(String actor, JsonNode body) {
         JsonNode items = body.get("prices");
         if (items == null || !items.isArray()) {
@@ -48,18 +58,22 @@ public final class PriceAdmin {
         });
     }
 
-    /** One model's price (console form): set, or remove with both fields empty. */
-    public void put(String actor, String model, Long input, Long output) {
+    /**
+     * One model's price (console form): set, or remove with every field empty.
+     *
+     * @param micros the form's values by API field name ({@code input_micros_per_m}, …); null for an empty field
+     */
+    public void put(String actor, String model, Map<String, Long> micros) {
         ObjectNode body = Documents.JSON.createObjectNode();
         ArrayNode items = body.putArray("prices");
         for (PriceEntry p : list()) {
             if (!p.model().equals(model == null ? null : model.trim())) {
-                items.addObject().put("model", p.model()).put("input_micros_per_m", p.inputMicrosPerM())
-                        .put("output_micros_per_m", p.outputMicrosPerM());
+                items.add(item(p));
             }
         }
-        if (input != null || output != null) {
-            items.addObject().put("model", model).put("input_micros_per_m", input).put("output_micros_per_m", output);
+        if (micros.values().stream().anyMatch(Objects::nonNull)) {
+            ObjectNode item = items.addObject().put("model", model);
+            micros.forEach(item::put);
         }
         replace(actor, body);
     }
@@ -70,7 +84,8 @@ public final class PriceAdmin {
             throw new ValidationException("validation.price.model", "model", "model must be 1–191 characters");
         }
         return new PriceEntry(model, micros(item, "input_micros_per_m"), micros(item, "output_micros_per_m"),
-                clock.instant());
+                optionalMicros(item, CACHE_FIELDS.get(0)), optionalMicros(item, CACHE_FIELDS.get(1)),
+                optionalMicros(item, CACHE_FIELDS.get(2)), clock.instant());
     }
 
     private static long micros(JsonNode item, String field) {
@@ -79,6 +94,12 @@ public final class PriceAdmin {
             throw new ValidationException("validation.price." + field, field, field + " must be a whole number ≥ 0");
         }
         return n.asLong();
+    }
+
+    /** B-4: a cache class's price; absent or null leaves it to the default. */
+    private static Long optionalMicros(JsonNode item, String field) {
+        JsonNode n = item.get(field);
+        return n == null || n.isNull() ? null : micros(item, field);
     }
 
     static String json(Object node) {
@@ -92,8 +113,14 @@ public final class PriceAdmin {
     public static ObjectNode document(List<PriceEntry> rows) {
         ObjectNode page = Documents.JSON.createObjectNode();
         ArrayNode items = page.putArray("prices");
-        rows.forEach(p -> items.addObject().put("model", p.model()).put("input_micros_per_m", p.inputMicrosPerM())
-                .put("output_micros_per_m", p.outputMicrosPerM()));
+        rows.forEach(p -> items.add(item(p)));
         return page;
+    }
+
+    private static ObjectNode item(PriceEntry p) {
+        return Documents.JSON.createObjectNode().put("model", p.model()).put("input_micros_per_m", p.inputMicrosPerM())
+                .put("output_micros_per_m", p.outputMicrosPerM()).put(CACHE_FIELDS.get(0), p.cacheReadMicrosPerM())
+                .put(CACHE_FIELDS.get(1), p.cacheWrite5mMicrosPerM())
+                .put(CACHE_FIELDS.get(2), p.cacheWrite1hMicrosPerM());
     }
 }

@@ -3,20 +3,23 @@ package dev.detour.gateway;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.failure.UpstreamErrorFields;
 import dev.detour.core.failure.UpstreamErrorFields.TopValue;
+import dev.detour.core.usage.TokenUsage;
 import java.io.IOException;
 
 /**
  * Reads an upstream JSON answer once with Jackson's token parser (N-1): token usage in every object
- * named {@code usage} (OpenAI prompt/completion, Responses and Anthropic input/output, cached and
- * cache-creation tokens), the S-7 cost inside it, the P-10 top-level id, and the F-4 envelope facts.
+ * named {@code usage}, normalised for the upstream's protocol (B-4, as {@code bridge/UsageJson} reads a
+ * tree), the S-7 cost inside it, the P-10 top-level id, and the F-4 envelope facts.
  * Never throws: what was read before invalid JSON is kept, and such a document is never clear.
  */
 final class AnswerReader {
     private static final JsonFactory FACTORY = new JsonFactory();
 
-    private Usage usage = Usage.NONE;
+    private final EndpointFamily protocol;
+    private TokenUsage usage = TokenUsage.NONE;
     private boolean usageSeen;
     private long cost = -1;
     private boolean costSeen;
@@ -24,15 +27,17 @@ final class AnswerReader {
     private boolean idSeen;
     private boolean envelopeFieldSeen;
 
-    private AnswerReader() {
+    private AnswerReader(EndpointFamily protocol) {
+        this.protocol = protocol;
     }
 
-    static AnswerFacts read(byte[] bytes) {
-        return read(bytes, 0, bytes.length);
+    /** @param protocol the protocol the upstream answered in: it decides what its usage counts mean */
+    static AnswerFacts read(EndpointFamily protocol, byte[] bytes) {
+        return read(protocol, bytes, 0, bytes.length);
     }
 
-    static AnswerFacts read(byte[] bytes, int offset, int length) {
-        AnswerReader reader = new AnswerReader();
+    static AnswerFacts read(EndpointFamily protocol, byte[] bytes, int offset, int length) {
+        AnswerReader reader = new AnswerReader(protocol);
         boolean complete = reader.scan(bytes, offset, length);
         boolean clear = complete && !reader.envelopeFieldSeen && startsWithBrace(bytes, offset, length);
         return new AnswerFacts(reader.usage, reader.usageSeen, reader.cost, reader.responseId, clear);
@@ -98,32 +103,35 @@ final class AnswerReader {
     /** One usage object, up to its end: token counts, one level of details, and the cost. */
     private void readUsage(JsonParser p) throws IOException {
         usageSeen = true;
-        long input = 0;
-        long output = 0;
-        long cacheRead = 0;
-        long cacheWrite = 0;
+        UsageCounts counts = new UsageCounts();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             JsonToken v = p.nextToken();
             if (v == JsonToken.START_OBJECT) {
-                cacheRead = Math.max(cacheRead, readCached(p));
+                counts.splitByLifetime |= "cache_creation".equals(name);
+                readDetails(p, counts);
             } else if (v.isNumeric() && "cost".equals(name)) {
                 readCost(p);
-            } else if (v != JsonToken.VALUE_NUMBER_INT) {
-                p.skipChildren();
+            } else if (v == JsonToken.VALUE_NUMBER_INT) {
+                counts.put(name, p.getLongValue());
             } else {
-                long n = p.getLongValue();
-                switch (name) {
-                    case "prompt_tokens", "input_tokens" -> input = n;
-                    case "completion_tokens", "output_tokens" -> output = n;
-                    case "cache_read_input_tokens" -> cacheRead = n;
-                    case "cache_creation_input_tokens" -> cacheWrite = n;
-                    default -> {
-                    }
-                }
+                p.skipChildren();
             }
         }
-        usage = usage.merge(new Usage(input, output, cacheRead, cacheWrite));
+        usage = usage.merge(counts.normalised(protocol));
+    }
+
+    /** A details object ({@code prompt_tokens_details}, {@code cache_creation}, …): its counts, no deeper. */
+    private static void readDetails(JsonParser p, UsageCounts counts) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            if (v == JsonToken.VALUE_NUMBER_INT) {
+                counts.put(name, p.getLongValue());
+            } else {
+                p.skipChildren();
+            }
+        }
     }
 
     /** S-7: the first cost in a usage object decides, in currency units; a negative one means none. */
@@ -136,19 +144,46 @@ final class AnswerReader {
         cost = value < 0 || Double.isNaN(value) ? -1 : Math.round(value * 1_000_000d);
     }
 
-    /** {@code prompt_tokens_details} / {@code input_tokens_details}: the cached token count. */
-    private static long readCached(JsonParser p) throws IOException {
-        long cached = 0;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
-            JsonToken v = p.nextToken();
-            if (v == JsonToken.VALUE_NUMBER_INT && "cached_tokens".equals(name)) {
-                cached = p.getLongValue();
-            } else {
-                p.skipChildren();
+    /** The counts of one usage object under each protocol's names; negative counts read as 0. */
+    private static final class UsageCounts {
+        long prompt;
+        long output;
+        long cached;
+        long reasoning;
+        long cacheRead;
+        long cacheCreation;
+        long write5m;
+        long write1h;
+        boolean splitByLifetime;
+
+        void put(String name, long value) {
+            long n = Math.max(0, value);
+            switch (name) {
+                case "prompt_tokens", "input_tokens" -> prompt = n;
+                case "completion_tokens", "output_tokens" -> output = n;
+                case "cached_tokens" -> cached = n;
+                case "reasoning_tokens" -> reasoning = n;
+                case "cache_read_input_tokens" -> cacheRead = n;
+                case "cache_creation_input_tokens" -> cacheCreation = n;
+                case "ephemeral_5m_input_tokens" -> write5m = n;
+                case "ephemeral_1h_input_tokens" -> write1h = n;
+                default -> {
+                }
             }
         }
-        return cached;
+
+        /**
+         * B-4: Anthropic counts cache reads and writes apart from input_tokens (writes split by lifetime
+         * when cache_creation is given, else all 5 min) and reports no reasoning apart; OpenAI's prompt
+         * count includes its cached tokens, and its output count includes reasoning.
+         */
+        TokenUsage normalised(EndpointFamily protocol) {
+            if (protocol == EndpointFamily.MESSAGES) {
+                return new TokenUsage(prompt, output, cacheRead, splitByLifetime ? write5m : cacheCreation,
+                        splitByLifetime ? write1h : 0, 0);
+            }
+            return new TokenUsage(Math.max(0, prompt - cached), output, cached, 0, 0, reasoning);
+        }
     }
 
     /** What String.strip() would leave starting with '{' (a BOM or any other byte is not clear). */

@@ -79,7 +79,7 @@ final class AttemptEffects {
         load.bindings().served(call.key().id(), call.peek().sessionId(), call.peek().model(), account.id(), now);
         if (costMicros >= 0 && trace.usage != null) {
             load.observeCost(account.id(), candidate.modelKey(), costMicros,
-                    trace.usage.inputTokens() + trace.usage.outputTokens(), now);
+                    trace.usage.promptTotal() + trace.usage.output(), now); // S-7: every token, cached or not
         }
         load.groupSucceeded(account.groupId(), now);
         state.onSuccess(account, candidate.modelKey(), now);

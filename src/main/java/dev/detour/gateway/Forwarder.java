@@ -222,14 +222,16 @@ public final class Forwarder {
                 secrets.apiKey(account.id()));
         Duration interval = Duration.ofMillis(account.failurePolicy().retryIntervalMs());
         int retriesLeft = account.failurePolicy().retryCount();
+        EndpointFamily protocol = call.family(); // B-4: the upstream is asked in the client's protocol (no bridge yet)
+        trace.upstreamProtocol = protocol; // the event names the protocol of the last account asked
         while (true) {
             long started = System.nanoTime();
-            AttemptResult result = upstreamAttempt.run(request, call.peek().stream(), candidate.modelKey());
+            AttemptResult result = upstreamAttempt.run(request, protocol, call.peek().stream(), candidate.modelKey());
             long durationMs = (System.nanoTime() - started) / 1_000_000;
             switch (result.kind()) {
                 case SUCCESS_BUFFERED, SUCCESS_STREAM -> {
                     trace.attempts.add(answered(account, result, durationMs));
-                    deliver(call, candidate, result, trace, sink);
+                    deliver(call, candidate, protocol, result, trace, sink);
                     return Step.ANSWERED;
                 }
                 case CLIENT_ERROR -> {
@@ -262,7 +264,8 @@ public final class Forwarder {
         }
     }
 
-    private void deliver(ClientCall call, Candidate candidate, AttemptResult result, Trace trace, ResponseSink sink) {
+    private void deliver(ClientCall call, Candidate candidate, EndpointFamily protocol, AttemptResult result,
+            Trace trace, ResponseSink sink) {
         Account account = candidate.account();
         trace.accountId = account.id();
         trace.groupId = account.groupId();
@@ -282,7 +285,8 @@ public final class Forwarder {
         trace.status = result.status();
         journalStart(trace); // D-5: a stream cut by the process dying is logged with its account and status
         ResponseIds.Sniffer sniffer = new ResponseIds.Sniffer(sink, call.family());
-        StreamRelay.Result relayed = new StreamRelay(result.mask()).relay(result.openStream(), result.body(), sniffer);
+        StreamRelay.Result relayed = new StreamRelay(result.mask(), protocol).relay(result.openStream(), result.body(),
+                sniffer);
         Instant ended = clock.instant();
         trace.usage = relayed.usage();
         trace.usageMissing = !relayed.usageSeen(); // P-7': the cost of this stream could not be known

@@ -1,5 +1,6 @@
 package dev.detour.gateway;
 
+import dev.detour.core.usage.TokenUsage;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -7,6 +8,8 @@ import java.util.Locale;
 /**
  * The route receipt (SPEC §1): exactly one per client request (N-4), written asynchronously.
  * {@code usageMissing} (P-7'): a relayed stream ended before any usage frame, so its cost is unknown.
+ * B-4: {@code endpoint} is the client's protocol (an EndpointFamily wire name), {@code upstreamProtocol}
+ * the one the last account was asked in (null when none was asked); {@code usage} is normalised.
  */
 public record RequestEvent(
         String requestId,
@@ -23,13 +26,14 @@ public record RequestEvent(
         String reasonCode,
         List<AttemptRecord> attempts,
         List<RejectionRecord> rejections,
-        Usage usage,
+        TokenUsage usage,
         long costMicros,
         Integer ttftMs,
         int latencyMs,
         String clientIp,
         Instant createdAt,
-        boolean usageMissing) {
+        boolean usageMissing,
+        String upstreamProtocol) {
 
     /** D-5: the error code of a request the process died under (logged from the journal at the next start). */
     public static final String INTERRUPTED = "detour.interrupted";
@@ -37,11 +41,17 @@ public record RequestEvent(
     /** An event whose usage is known, or that has none to know (buffered answers, refusals, model tests). */
     public RequestEvent(String requestId, Long keyId, String endpoint, String requestedModel, String modelKey,
             boolean stream, Long accountId, Long groupId, Outcome outcome, int status, String errorCode,
-            String reasonCode, List<AttemptRecord> attempts, List<RejectionRecord> rejections, Usage usage,
-            long costMicros, Integer ttftMs, int latencyMs, String clientIp, Instant createdAt) {
+            String reasonCode, List<AttemptRecord> attempts, List<RejectionRecord> rejections, TokenUsage usage,
+            long costMicros, Integer ttftMs, int latencyMs, String clientIp, Instant createdAt,
+            String upstreamProtocol) {
         this(requestId, keyId, endpoint, requestedModel, modelKey, stream, accountId, groupId, outcome, status,
                 errorCode, reasonCode, attempts, rejections, usage, costMicros, ttftMs, latencyMs, clientIp, createdAt,
-                false);
+                false, upstreamProtocol);
+    }
+
+    /** B-4: the client's protocol, the EndpointFamily wire name it called. */
+    public String clientProtocol() {
+        return endpoint;
     }
 
     public enum Outcome {

@@ -4,6 +4,7 @@ import dev.detour.core.selection.BlockRule;
 import dev.detour.core.selection.ModelPrice;
 import dev.detour.core.selection.RankingInputs;
 import dev.detour.core.selection.RequestCost;
+import dev.detour.core.usage.TokenUsage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -104,13 +105,13 @@ public final class SmartKeys {
         return total == null ? 0 : total.get();
     }
 
-    /** The cost of a settled request (tokens × price × group ratio), added to the key's running spend. */
-    public long settle(Long keyId, String modelKey, String requestedModel, long groupRatioPpm, Usage usage) {
+    /** The cost of a settled request (B-4: tokens × price, per class, × group ratio), added to the key's spend. */
+    public long settle(Long keyId, String modelKey, String requestedModel, long groupRatioPpm, TokenUsage usage) {
         ModelPrice price = modelKey == null ? null : data.prices().get(modelKey);
         if (price == null && requestedModel != null) {
             price = data.prices().get(requestedModel);
         }
-        long cost = RequestCost.micros(usage.inputTokens(), usage.outputTokens(), price, groupRatioPpm);
+        long cost = RequestCost.micros(usage, price, groupRatioPpm);
         if (keyId != null && cost > 0) {
             spent.computeIfAbsent(keyId, k -> new AtomicLong()).addAndGet(cost);
         }

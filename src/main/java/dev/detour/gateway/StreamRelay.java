@@ -1,7 +1,9 @@
 package dev.detour.gateway;
 
+import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.failure.StreamTerminalScanner;
 import dev.detour.core.secret.SecretMask;
+import dev.detour.core.usage.TokenUsage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -25,19 +27,21 @@ final class StreamRelay {
      * @param costMicros       S-7: the last cost a frame's usage reported, -1 when none did
      * @param upstreamFailure  F-4: the upstream sent an error event of its own (relayed, masked)
      */
-    record Result(boolean truncated, boolean clientGone, Usage usage, boolean usageSeen, long firstWriteNanos,
+    record Result(boolean truncated, boolean clientGone, TokenUsage usage, boolean usageSeen, long firstWriteNanos,
             long bytes, long costMicros, boolean upstreamFailure) {
     }
 
     private final StreamTerminalScanner scanner = new StreamTerminalScanner();
-    private final UsageLines usage = new UsageLines();
     private final SecretMask mask;
+    private final UsageLines usage;
     private byte[] held = new byte[0];
     private int heldLength;
     private long written;
 
-    StreamRelay(SecretMask mask) {
+    /** @param protocol the protocol the upstream streams in (its usage frames are read in it) */
+    StreamRelay(SecretMask mask, EndpointFamily protocol) {
         this.mask = mask;
+        this.usage = new UsageLines(protocol);
     }
 
     Result relay(UpstreamResponse response, byte[] head, ResponseSink sink) {

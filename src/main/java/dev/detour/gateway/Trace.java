@@ -5,6 +5,7 @@ import dev.detour.gateway.RequestEvent.AttemptRecord;
 import dev.detour.gateway.RequestEvent.Outcome;
 import dev.detour.gateway.RequestEvent.RejectionRecord;
 import dev.detour.core.selection.PoolAnswer;
+import dev.detour.core.usage.TokenUsage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,9 @@ final class Trace {
     int status;
     String errorCode;
     String reasonCode;
-    Usage usage = Usage.NONE;
+    TokenUsage usage = TokenUsage.NONE;
+    /** B-4: the protocol the last account was asked in; null when no account was asked. */
+    EndpointFamily upstreamProtocol;
     Integer ttftMs;
     boolean finished;
     /** P-10': state-bound with no binding: once dispatched to one account, never sent to another. */
@@ -57,7 +60,8 @@ final class Trace {
     RequestEvent toEvent(Outcome outcome, String code, int latencyMs) {
         return new RequestEvent(requestId, keyId, family == null ? "unknown" : family.wire(), model, modelKey, stream,
                 accountId, groupId, outcome, status, code, reasonCode, List.copyOf(attempts),
-                List.copyOf(rejections), usage, costMicros, ttftMs, latencyMs, clientIp, receivedAt, usageMissing);
+                List.copyOf(rejections), usage, costMicros, ttftMs, latencyMs, clientIp, receivedAt, usageMissing,
+                upstreamProtocol == null ? null : upstreamProtocol.wire());
     }
 
     /** Tells the client when to try again; nothing when {@code seconds} is not positive. */

@@ -1,5 +1,6 @@
 package dev.detour.gateway;
 
+import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.attempt.AttemptRules;
 import dev.detour.core.failure.AttemptFacts;
 import dev.detour.core.failure.FailureClassifier;
@@ -32,7 +33,8 @@ final class UpstreamAttempt {
         this.clock = clock;
     }
 
-    AttemptResult run(UpstreamRequest request, boolean clientWantsStream, String modelKey) {
+    /** @param protocol the protocol the upstream is asked in, so its answer's usage is read in it (B-4) */
+    AttemptResult run(UpstreamRequest request, EndpointFamily protocol, boolean clientWantsStream, String modelKey) {
         UpstreamResponse response;
         try {
             response = upstream.send(request);
@@ -50,7 +52,7 @@ final class UpstreamAttempt {
         } catch (IOException e) {
             return readFailed(request, response, e, modelKey);
         }
-        return judge(request, status, response.headers(), body, isEventStream(response), modelKey);
+        return judge(request, protocol, status, response.headers(), body, isEventStream(response), modelKey);
     }
 
     /**
@@ -114,10 +116,11 @@ final class UpstreamAttempt {
      * X-5: whatever is not a success is masked with the request's secrets (the account's key among them):
      * the failure's stored text by the classifier, a relayed client error here. A success is never rewritten.
      */
-    private AttemptResult judge(UpstreamRequest request, int status, List<Header> headers, byte[] body, boolean sse,
-            String modelKey) {
+    private AttemptResult judge(UpstreamRequest request, EndpointFamily protocol, int status, List<Header> headers,
+            byte[] body, boolean sse, String modelKey) {
         boolean success = status >= 200 && status < 300;
-        AnswerFacts answer = !success ? AnswerFacts.NONE : sse ? UsageLines.of(body) : AnswerReader.read(body);
+        AnswerFacts answer = !success ? AnswerFacts.NONE : sse ? UsageLines.of(protocol, body)
+                : AnswerReader.read(protocol, body);
         if (answer.envelopeClear()) {
             return AttemptResult.buffered(status, headers, body, answer);
         }

@@ -1,5 +1,7 @@
 package dev.detour.gateway;
 
+import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.usage.TokenUsage;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -12,22 +14,28 @@ final class UsageLines {
     private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
     private static final int MAX_LINE = 1 << 20; // a longer line is relayed but not read for usage
 
+    private final EndpointFamily protocol;
     private byte[] carry = new byte[0];
     private int carried;
     private boolean overlong;
-    private Usage usage = Usage.NONE;
+    private TokenUsage usage = TokenUsage.NONE;
     private boolean usageSeen;
     private long costMicros = -1;
 
     /** The usage and cost of a whole SSE body read on the buffered path. */
-    static AnswerFacts of(byte[] body) {
-        UsageLines lines = new UsageLines();
+    static AnswerFacts of(EndpointFamily protocol, byte[] body) {
+        UsageLines lines = new UsageLines(protocol);
         lines.feed(body, 0, body.length);
         lines.feed(new byte[] {'\n'}, 0, 1); // a last line without its newline counts too
         return new AnswerFacts(lines.usage, lines.usageSeen, lines.costMicros, null, false);
     }
 
-    Usage usage() {
+    /** @param protocol the protocol the upstream streams in: it decides what its usage counts mean (B-4) */
+    UsageLines(EndpointFamily protocol) {
+        this.protocol = protocol;
+    }
+
+    TokenUsage usage() {
         return usage;
     }
 
@@ -67,7 +75,7 @@ final class UsageLines {
                 || !contains(bytes, offset + 5, length - 5, USAGE)) {
             return;
         }
-        AnswerFacts found = AnswerReader.read(bytes, offset + 5, length - 5);
+        AnswerFacts found = AnswerReader.read(protocol, bytes, offset + 5, length - 5);
         if (found.usageSeen()) {
             usageSeen = true;
             usage = usage.merge(found.usage());

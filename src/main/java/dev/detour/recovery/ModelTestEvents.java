@@ -1,10 +1,10 @@
 package dev.detour.recovery;
 
 import dev.detour.core.account.Account;
+import dev.detour.core.usage.TokenUsage;
 import dev.detour.gateway.RequestEvent;
 import dev.detour.gateway.RequestEvent.AttemptRecord;
 import dev.detour.gateway.RequestEvent.Outcome;
-import dev.detour.gateway.Usage;
 import java.time.Instant;
 import java.util.List;
 
@@ -24,6 +24,7 @@ final class ModelTestEvents {
         return new RequestEvent(requestId, null, result.endpoint(), result.model(), result.modelKey(), false,
                 account.id(), account.groupId(), outcome, result.status(), result.ok() ? null : "model_test_failed",
                 mode == ModelTester.Mode.EXPLICIT ? REASON_EXPLICIT : REASON_HEALTHCHECK, List.of(attempt), List.of(),
-                Usage.NONE, 0, null, (int) Math.min(Integer.MAX_VALUE, result.latencyMs()), null, at);
+                TokenUsage.NONE, 0, null, (int) Math.min(Integer.MAX_VALUE, result.latencyMs()), null, at,
+                result.endpoint()); // a model test asks the account in the protocol it tests
     }
 }

@@ -14,15 +14,18 @@ class ResponseIdsTest {
 
     @Test
     void theTopLevelIdOfABufferedResponsesAnswerIsItsResponseId() {
-        assertEquals("resp_1", ResponseIds.of(EndpointFamily.RESPONSES, AnswerReader.read(
+        assertEquals("resp_1", ResponseIds.of(EndpointFamily.RESPONSES, AnswerReader.read(EndpointFamily.RESPONSES,
                 bytes("{\"object\":\"response\",\"output\":[{\"id\":\"msg_9\"}],\"id\":\"resp_1\"}"))));
     }
 
     @Test
     void otherFamiliesAndBodiesWithoutAnIdBindNothing() {
-        assertNull(ResponseIds.of(EndpointFamily.CHAT_COMPLETIONS, AnswerReader.read(bytes("{\"id\":\"chatcmpl-1\"}"))));
-        assertNull(ResponseIds.of(EndpointFamily.RESPONSES, AnswerReader.read(bytes("{\"object\":\"response\"}"))));
-        assertNull(ResponseIds.of(EndpointFamily.RESPONSES, AnswerReader.read(bytes("not json"))));
+        assertNull(ResponseIds.of(EndpointFamily.CHAT_COMPLETIONS,
+                AnswerReader.read(EndpointFamily.CHAT_COMPLETIONS, bytes("{\"id\":\"chatcmpl-1\"}"))));
+        assertNull(ResponseIds.of(EndpointFamily.RESPONSES,
+                AnswerReader.read(EndpointFamily.RESPONSES, bytes("{\"object\":\"response\"}"))));
+        assertNull(ResponseIds.of(EndpointFamily.RESPONSES,
+                AnswerReader.read(EndpointFamily.RESPONSES, bytes("not json"))));
     }
 
     @Test

@@ -37,8 +37,9 @@ final class EventBatches {
     private static final String INSERT_EVENT = "INSERT IGNORE INTO request_events (request_id, key_id, endpoint,"
             + " requested_model, model_key, stream, account_id, group_id, outcome, status, error_code, reason_code,"
             + " attempts_json, rejections_json, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,"
-            + " cost_micros, ttft_ms, latency_ms, client_ip, created_at, usage_missing)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " cost_micros, ttft_ms, latency_ms, client_ip, created_at, usage_missing, cache_write_1h_tokens,"
+            + " reasoning_tokens, upstream_protocol)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String ADD_SPENT = "UPDATE detour_keys SET spent_micros = spent_micros + ? WHERE id = ?";
     private static final String TOUCH_ACCOUNT = "UPDATE accounts SET success_count = success_count + ?,"
             + " error_count = error_count + ?, last_used_at = GREATEST(COALESCE(last_used_at, ?), ?) WHERE id = ?";
@@ -160,10 +161,10 @@ final class EventBatches {
         ps.setString(12, e.reasonCode());
         ps.setString(13, attemptsJson(e.attempts()));
         ps.setString(14, rejectionsJson(e.rejections()));
-        ps.setLong(15, e.usage().inputTokens());
-        ps.setLong(16, e.usage().outputTokens());
-        ps.setLong(17, e.usage().cacheReadTokens());
-        ps.setLong(18, e.usage().cacheWriteTokens());
+        ps.setLong(15, e.usage().input());
+        ps.setLong(16, e.usage().output());
+        ps.setLong(17, e.usage().cacheRead());
+        ps.setLong(18, e.usage().cacheWrite5m()); // B-4: cache_write_tokens holds the 5 min writes
         ps.setLong(19, e.costMicros());
         if (e.ttftMs() == null) {
             ps.setNull(20, Types.INTEGER);
@@ -174,6 +175,9 @@ final class EventBatches {
         ps.setString(22, e.clientIp());
         setTime(ps, 23, e.createdAt());
         ps.setBoolean(24, e.usageMissing());
+        ps.setLong(25, e.usage().cacheWrite1h());
+        ps.setLong(26, e.usage().reasoning());
+        ps.setString(27, e.upstreamProtocol());
     }
 
     private static void addSpend(Connection c, List<RequestEvent> events) throws SQLException {

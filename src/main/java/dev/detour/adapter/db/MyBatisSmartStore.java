@@ -36,7 +36,8 @@ public final class MyBatisSmartStore implements SmartStore, AutoCloseable {
             SmartMapper mapper = s.getMapper(SmartMapper.class);
             Map<String, ModelPrice> prices = new HashMap<>();
             mapper.selectPrices().forEach(p -> prices.put(p.model(),
-                    new ModelPrice(p.inputMicrosPerM(), p.outputMicrosPerM())));
+                    new ModelPrice(p.inputMicrosPerM(), p.outputMicrosPerM(), p.cacheReadMicrosPerM(),
+                            p.cacheWrite5mMicrosPerM(), p.cacheWrite1hMicrosPerM())));
             List<BlockRule> blocks = new ArrayList<>();
             mapper.selectBlocks().forEach(b -> blocks.add(rule(b)));
             Map<Long, Long> spent = new HashMap<>();

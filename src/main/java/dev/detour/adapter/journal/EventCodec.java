@@ -1,10 +1,10 @@
 package dev.detour.adapter.journal;
 
+import dev.detour.core.usage.TokenUsage;
 import dev.detour.gateway.RequestEvent;
 import dev.detour.gateway.RequestEvent.AttemptRecord;
 import dev.detour.gateway.RequestEvent.Outcome;
 import dev.detour.gateway.RequestEvent.RejectionRecord;
-import dev.detour.gateway.Usage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -19,9 +19,14 @@ import java.util.List;
  * A {@link RequestEvent} as journal bytes: fixed field order, a version byte first. Binary rather than
  * JSON because request threads encode it (D-2: the append happens before the request goes on), and
  * Jackson's reflective path was measurable per request (docs/performance.md).
+ *
+ * <p>Journals are replayed at the first start after an upgrade, so a record of an older version is still
+ * read: version 1 held four usage counts (input, output, cache read, cache write — all 5 min writes then)
+ * and no upstream protocol; version 2 holds B-4's six normalised counts and the upstream protocol.
  */
 final class EventCodec {
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
+    private static final int VERSION_FOUR_COUNTS = 1;
     private static final Outcome[] OUTCOMES = Outcome.values();
     private static final int MAX_CHARS = 16_000;
 
@@ -59,11 +64,13 @@ final class EventCodec {
                 out.writeLong(r.accountId());
                 out.writeUTF(clip(r.reason()));
             }
-            Usage u = e.usage();
-            out.writeLong(u.inputTokens());
-            out.writeLong(u.outputTokens());
-            out.writeLong(u.cacheReadTokens());
-            out.writeLong(u.cacheWriteTokens());
+            TokenUsage u = e.usage();
+            out.writeLong(u.input());
+            out.writeLong(u.output());
+            out.writeLong(u.cacheRead());
+            out.writeLong(u.cacheWrite5m());
+            out.writeLong(u.cacheWrite1h());
+            out.writeLong(u.reasoning());
             out.writeLong(e.costMicros());
             out.writeInt(e.ttftMs() == null ? Integer.MIN_VALUE : e.ttftMs());
             out.writeInt(e.latencyMs());
@@ -71,6 +78,7 @@ final class EventCodec {
             out.writeLong(e.createdAt().getEpochSecond());
             out.writeInt(e.createdAt().getNano());
             out.writeBoolean(e.usageMissing());
+            nullableString(out, e.upstreamProtocol());
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible); // a byte array does not fail
         }
@@ -81,7 +89,7 @@ final class EventCodec {
     static JournalEntry decode(byte[] payload) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload));
         int version = in.readUnsignedByte();
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_FOUR_COUNTS) {
             throw new IOException("unknown journal record version " + version);
         }
         int kind = in.readUnsignedByte();
@@ -116,20 +124,25 @@ final class EventCodec {
         for (int i = 0; i < rejectionCount; i++) {
             rejections.add(new RejectionRecord(in.readLong(), in.readUTF()));
         }
-        Usage usage = new Usage(in.readLong(), in.readLong(), in.readLong(), in.readLong());
+        long[] counts = new long[6]; // version 1 wrote the first four; its cache writes were all 5 min ones
+        for (int i = 0; i < (version == VERSION_FOUR_COUNTS ? 4 : 6); i++) {
+            counts[i] = in.readLong();
+        }
+        TokenUsage usage = new TokenUsage(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
         long cost = in.readLong();
         int ttft = in.readInt();
         int latency = in.readInt();
         String clientIp = nullableString(in);
         Instant createdAt = Instant.ofEpochSecond(in.readLong(), in.readInt());
         boolean usageMissing = in.readBoolean();
+        String upstreamProtocol = version == VERSION_FOUR_COUNTS ? null : nullableString(in);
         if (in.available() != 0) {
             throw new IOException("trailing bytes in a journal record");
         }
         RequestEvent event = new RequestEvent(requestId, keyId, endpoint, requestedModel, modelKey, stream, accountId,
                 groupId, OUTCOMES[outcome], status, errorCode, reasonCode, List.copyOf(attempts),
                 List.copyOf(rejections), usage, cost, ttft == Integer.MIN_VALUE ? null : ttft, latency, clientIp,
-                createdAt, usageMissing);
+                createdAt, usageMissing, upstreamProtocol);
         return new JournalEntry(JournalEntry.Kind.values()[kind], event);
     }
 

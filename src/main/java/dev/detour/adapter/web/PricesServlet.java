@@ -5,6 +5,7 @@ import dev.detour.admin.PriceAdmin;
 import dev.detour.core.ValidationException;
 import dev.detour.gateway.PoolSnapshot;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** S-3 model prices in the console ({@code /prices}): the table and a form to set or clear one model's price. */
@@ -18,8 +19,11 @@ final class PricesServlet extends TablePageServlet {
 
     @Override
     void apply(HttpServletRequest request) {
-        prices.put(Actors.of(request), request.getParameter("model"), micros(request, "input_micros_per_m"),
-                micros(request, "output_micros_per_m"));
+        Map<String, Long> micros = new LinkedHashMap<>();
+        micros.put("input_micros_per_m", micros(request, "input_micros_per_m"));
+        micros.put("output_micros_per_m", micros(request, "output_micros_per_m"));
+        PriceAdmin.CACHE_FIELDS.forEach(field -> micros.put(field, micros(request, field))); // B-4: empty = default
+        prices.put(Actors.of(request), request.getParameter("model"), micros);
     }
 
     @Override

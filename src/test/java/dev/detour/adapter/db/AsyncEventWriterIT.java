@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.detour.adapter.journal.EventJournal;
 import dev.detour.adapter.journal.JournalEntry;
+import dev.detour.core.usage.TokenUsage;
 import dev.detour.gateway.RequestEvent;
 import dev.detour.gateway.RequestEvent.AttemptRecord;
-import dev.detour.gateway.Usage;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
@@ -126,14 +126,14 @@ class AsyncEventWriterIT {
     /** What the Forwarder journals when a request starts (D-5). */
     private static RequestEvent interruptedForm(RequestEvent e) {
         return new RequestEvent(e.requestId(), e.keyId(), e.endpoint(), e.requestedModel(), null, e.stream(), null,
-                null, RequestEvent.Outcome.FAILURE, 0, RequestEvent.INTERRUPTED, null, List.of(), List.of(), Usage.NONE,
-                0, null, 0, e.clientIp(), e.createdAt());
+                null, RequestEvent.Outcome.FAILURE, 0, RequestEvent.INTERRUPTED, null, List.of(), List.of(),
+                TokenUsage.NONE, 0, null, 0, e.clientIp(), e.createdAt(), null);
     }
 
     private static RequestEvent event(int i) {
         return new RequestEvent(String.format("req%02d%021d", i, 0), 7L, "chat_completions", "gpt-x", "gpt-x", i % 2 == 0,
                 1L, 1L, RequestEvent.Outcome.SUCCESS, 200, null, null,
-                List.of(new AttemptRecord(1, 200, null, null, i, "final")), List.of(), new Usage(i, 2, 0, 0), 100 + i,
-                i % 2 == 0 ? 3 : null, 10, "127.0.0.1", T0.plusMillis(i));
+                List.of(new AttemptRecord(1, 200, null, null, i, "final")), List.of(), new TokenUsage(i, 2, 0, 0, 0, 0),
+                100 + i, i % 2 == 0 ? 3 : null, 10, "127.0.0.1", T0.plusMillis(i), "chat_completions");
     }
 }

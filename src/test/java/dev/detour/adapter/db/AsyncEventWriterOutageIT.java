@@ -3,8 +3,8 @@ package dev.detour.adapter.db;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.detour.core.usage.TokenUsage;
 import dev.detour.gateway.RequestEvent;
-import dev.detour.gateway.Usage;
 import dev.detour.testkit.DatabaseFaults;
 import dev.detour.testkit.Gateway;
 import java.nio.file.Path;
@@ -110,7 +110,7 @@ class AsyncEventWriterOutageIT {
     private static RequestEvent event(int i) {
         return new RequestEvent(String.format("outage%04d%016d", i, 0), 7L, "chat_completions", "gpt-x", "gpt-x",
                 false, null, null, RequestEvent.Outcome.SUCCESS, 200, null, null, List.of(), List.of(),
-                new Usage(1, 1, 0, 0), i, null, 5, "127.0.0.1", T0.plusMillis(i));
+                new TokenUsage(1, 1, 0, 0, 0, 0), i, null, 5, "127.0.0.1", T0.plusMillis(i), "chat_completions");
     }
 
     private static void sql(String statement) throws SQLException {

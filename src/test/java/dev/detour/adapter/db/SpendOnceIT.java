@@ -2,9 +2,9 @@ package dev.detour.adapter.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.detour.core.usage.TokenUsage;
 import dev.detour.gateway.RequestEvent;
 import dev.detour.gateway.RequestEvent.AttemptRecord;
-import dev.detour.gateway.Usage;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
 import java.time.Instant;
@@ -42,7 +42,7 @@ class SpendOnceIT {
     private static RequestEvent event(int i) {
         return new RequestEvent(String.format("spend%02d%019d", i, 0), 7L, "chat_completions", "gpt-x", "gpt-x",
                 false, null, null, RequestEvent.Outcome.SUCCESS, 200, null, null,
-                List.of(new AttemptRecord(1, 200, null, null, i, "final")), List.of(), new Usage(i, 2, 0, 0), 100 + i,
-                null, 10, "127.0.0.1", T0.plusMillis(i));
+                List.of(new AttemptRecord(1, 200, null, null, i, "final")), List.of(), new TokenUsage(i, 2, 0, 0, 0, 0),
+                100 + i, null, 10, "127.0.0.1", T0.plusMillis(i), "chat_completions");
     }
 }

@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.detour.adapter.journal.EventJournal.Position;
 import dev.detour.adapter.journal.EventJournal.Read;
 import dev.detour.adapter.journal.JournalEntry.Kind;
+import dev.detour.core.usage.TokenUsage;
 import dev.detour.gateway.RequestEvent;
 import dev.detour.gateway.RequestEvent.AttemptRecord;
 import dev.detour.gateway.RequestEvent.RejectionRecord;
-import dev.detour.gateway.Usage;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -173,14 +173,14 @@ class EventJournalTest {
                 RequestEvent.Outcome.FAILURE, 200, errorCode, "switched_after_failure",
                 List.of(new AttemptRecord(2, null, "transport", "account", 12, "switch"),
                         new AttemptRecord(3, 200, null, null, 40, "final")),
-                List.of(new RejectionRecord(4, "rejected_cooling")), new Usage(10, 20, 30, 40), 1234, 56, 789,
-                "10.0.0.1", T0, true);
+                List.of(new RejectionRecord(4, "rejected_cooling")), new TokenUsage(10, 20, 30, 40, 50, 60), 1234, 56,
+                789, "10.0.0.1", T0, true, "chat_completions");
     }
 
     /** The fewest fields: no key, model, account or client address. */
     private static RequestEvent bare(int i) {
         return new RequestEvent(String.format("r%02d", i), null, "unknown", null, null, false, null, null,
-                RequestEvent.Outcome.CLIENT_ERROR, 400, null, null, List.of(), List.of(), Usage.NONE, 0, null, 0, null,
-                T0.plusSeconds(i));
+                RequestEvent.Outcome.CLIENT_ERROR, 400, null, null, List.of(), List.of(), TokenUsage.NONE, 0, null, 0,
+                null, T0.plusSeconds(i), null);
     }
 }

@@ -102,6 +102,16 @@ class OperatingPagesIT {
     }
 
     @Test
+    void theDashboardsTokensCountEveryClassSinceInputNoLongerHoldsCachedTokens() throws Exception {
+        // B-4: 12 input + 1,800 cache read + 1,536 and 512 cache writes + 503 output (of which 0 reasoning)
+        Rows.execute("INSERT INTO request_events (request_id, endpoint, outcome, status, attempts_json, rejections_json, "
+                + "latency_ms, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens,"
+                + " created_at) VALUES ('CACHED00000000000000000001', 'messages', 'success', 200, '[]', '[]', 10, 12,"
+                + " 503, 1800, 1536, 512, '2026-11-29 09:59:00')");
+        assertEquals("4363", text(page("/"), "#window-hour .tokens"));
+    }
+
+    @Test
     void theDashboardsNumbersMatchTheEvents() throws Exception {
         // the Gateway clock reads 2026-11-29T10:00:00Z: 200 events one per second from 09:50 are in the last hour
         Rows.insertEvents(200, "2026-11-29 09:50:00");
