@@ -63,7 +63,7 @@ public final class Documents {
         ObjectNode error = o.putObject("config_error").put("reason", stored.account().configError());
         stored.unreadableFields().forEach(error.putArray("fields")::add);
         // the group's name and id are readable even when the group's settings are not
-        stored.unreadableFields().stream().filter(f -> o.has(f) && !f.equals(AccountRows.GROUP)).forEach(o::putNull);
+        stored.unreadableFields().stream().filter(f -> o.has(f) && !f.equals(StoredAccount.GROUP)).forEach(o::putNull);
     }
 
     static ObjectNode failurePolicy(FailurePolicy p) {

@@ -19,7 +19,7 @@ final class KeysApi {
                 case "GET" -> ApiResponse.ok(list());
                 case "POST" -> {
                     KeyAdmin.CreatedKey created = keys.create(request.actor(), request.body().get());
-                    yield ApiResponse.created(KeyAdmin.document(created.row()).put("key", created.key()));
+                    yield ApiResponse.created(KeyAdmin.document(created.stored()).put("key", created.key()));
                 }
                 default -> throw ApiException.methodNotAllowed();
             };
@@ -30,7 +30,7 @@ final class KeysApi {
             }
             // K-1: the new secret is shown once, like at creation
             KeyAdmin.CreatedKey rotated = keys.rotate(request.actor(), request.id());
-            return ApiResponse.ok(KeyAdmin.document(rotated.row()).put("key", rotated.key()));
+            return ApiResponse.ok(KeyAdmin.document(rotated.stored()).put("key", rotated.key()));
         }
         if (request.segments().size() != 2) {
             throw ApiException.notFound();

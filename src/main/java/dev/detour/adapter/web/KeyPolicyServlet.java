@@ -59,7 +59,7 @@ final class KeyPolicyServlet extends HttpServlet {
                 case "rotate" -> {
                     KeyAdmin.CreatedKey rotated = keys.rotate(Actors.of(request), id);
                     snapshot.reload();
-                    render(request, response, KeyAdmin.document(rotated.row()), null, rotated.key(), false);
+                    render(request, response, KeyAdmin.document(rotated.stored()), null, rotated.key(), false);
                 }
                 case "delete" -> {
                     keys.delete(Actors.of(request), id);
