@@ -1,5 +1,6 @@
 package dev.detour;
 
+import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.api.HealthServlet;
 import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.crypto.Secrets;
@@ -79,7 +80,7 @@ public final class App implements AutoCloseable {
         StoredFailureScrub.run(database.dataSource(), secrets.box()); // texts stored before masking existed
         MyBatisTransactions transactions = new MyBatisTransactions(database, secrets.box());
         this.accounts = new AccountRepository(transactions, secrets.box());
-        AuditLog audit = new AuditLog(transactions, clock);
+        AuditLog audit = new AuditLog(transactions, Documents.AUDIT, clock);
         // U-5 runtime settings: the gateway and housekeeping follow changes live
         this.settings = new SiteSettings(transactions, audit, clock,
                 SettingValues.defaults(config.connectTimeout(), config.readTimeout()));

@@ -93,13 +93,10 @@ public final class AccountAdmin {
     }
 
     private void changed(Changes c, String actor, String action, long id, StoredAccount before, StoredAccount after) {
-        audit.record(c, actor, action, "account", id, auditJson(before), auditJson(after));
+        // the config document: api_key_hint only, never the key (U-6)
+        audit.record(c, actor, action, "account", id, audit.documents().account(before),
+                audit.documents().account(after));
         c.bumpPoolRevision();
-    }
-
-    /** The config document: api_key_hint only, never the key (U-6). */
-    private static String auditJson(StoredAccount account) {
-        return account == null ? null : Documents.account(account).toString();
     }
 
     private static StoredAccount existing(Accounts accounts, long id) {

@@ -10,11 +10,18 @@ import java.util.List;
 public final class AuditLog {
     public static final int MAX_LIMIT = 500;
     private final Transactions transactions;
+    private final AuditDocuments documents;
     private final Clock clock;
 
-    public AuditLog(Transactions transactions, Clock clock) {
+    public AuditLog(Transactions transactions, AuditDocuments documents, Clock clock) {
         this.transactions = transactions;
+        this.documents = documents;
         this.clock = clock;
+    }
+
+    /** How a changed thing is written into its audit row. */
+    AuditDocuments documents() {
+        return documents;
     }
 
     void record(Changes changes, String actor, String action, String targetType, long targetId,

@@ -67,7 +67,7 @@ public final class KeyAdmin {
         return transactions.inTransaction(c -> {
             DetourKeys keys = c.keys();
             DetourKey before = existing(keys, id);
-            ObjectNode policy = KeyPolicies.merge(parse(before.policyJson()), body, groupIds(c.groups()));
+            ObjectNode policy = KeyPolicies.merge(KeyPolicies.storedDocument(before.policyJson()), body, groupIds(c.groups()));
             DetourKey after = new DetourKey(id, name(body.get("name"), before.name()),
                     text(body, "owner_label", before.ownerLabel()), before.keyHash(), before.keyHint(),
                     bool(body, "enabled", before.enabled()), expiry(body, before.expiresAt()), json(policy),
@@ -108,25 +108,8 @@ public final class KeyAdmin {
                 .collect(Collectors.toSet());
     }
 
-    /** The key's API document: never the key or its hash, only the hint. */
-    public static ObjectNode document(DetourKey k) {
-        ObjectNode o = Documents.JSON.createObjectNode();
-        o.put("id", k.id()).put("name", k.name()).put("owner_label", k.ownerLabel()).put("key_hint", k.keyHint())
-                .put("enabled", k.enabled()).put("expires_at", k.expiresAt() == null ? null : k.expiresAt().toString());
-        ObjectNode policy = parse(k.policyJson());
-        policy.fields().forEachRemaining(e -> o.set(e.getKey(), e.getValue()));
-        o.put("spent_micros", k.spentMicros());
-        if (KeyPolicies.readStored(k.policyJson()).isEmpty()) {
-            o.putObject("config_error").put("reason", KeyPolicies.UNREADABLE); // D-4: refused until saved again
-        }
-        o.put("created_at", k.createdAt().toString()).put("updated_at", k.updatedAt().toString())
-                .put("last_used_at", k.lastUsedAt() == null ? null : k.lastUsedAt().toString());
-        return o;
-    }
-
     private void changed(Changes c, String actor, String action, long id, DetourKey before, DetourKey after) {
-        audit.record(c, actor, action, "key", id, before == null ? null : json(document(before)),
-                after == null ? null : json(document(after)));
+        audit.record(c, actor, action, "key", id, audit.documents().key(before), audit.documents().key(after));
         c.bumpPoolRevision();
     }
 
@@ -216,18 +199,9 @@ public final class KeyAdmin {
         }
     }
 
-    private static ObjectNode parse(String json) {
-        try {
-            JsonNode node = Documents.JSON.readTree(json);
-            return node instanceof ObjectNode o ? o : Documents.JSON.createObjectNode();
-        } catch (JsonProcessingException e) {
-            return Documents.JSON.createObjectNode();
-        }
-    }
-
     private static String json(Object node) {
         try {
-            return Documents.JSON.writeValueAsString(node);
+            return AdminJson.JSON.writeValueAsString(node);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

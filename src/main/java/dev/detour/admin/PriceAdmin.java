@@ -1,10 +1,8 @@
 package dev.detour.admin;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.ValidationException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -26,23 +24,16 @@ public final class PriceAdmin {
         return transactions.read(c -> c.smartRules().prices());
     }
 
-    /** {@code {"prices":[{"model":…,"input_micros_per_m":…,"output_micros_per_m":…}]}}. */
-    public List<PriceEntry> replace(String actor, JsonNode body) {
-        JsonNode items = body.get("prices");
-        if (items == null || !items.isArray()) {
-            throw new ValidationException("validation.prices", "prices", "prices must be a list");
-        }
-        List<PriceEntry> rows = new java.util.ArrayList<>();
-        for (JsonNode item : items) {
-            rows.add(row(item));
-        }
+    /** The whole table: every model's price, checked before anything is written. */
+    public List<PriceEntry> replace(String actor, List<PriceDraft> prices) {
+        List<PriceEntry> rows = prices.stream().map(this::row).toList();
         return transactions.inTransaction(c -> {
             SmartRules rules = c.smartRules();
             List<PriceEntry> before = rules.prices();
             before.forEach(p -> rules.deletePrice(p.model()));
             rows.forEach(rules::upsertPrice);
-            audit.record(c, actor, "prices.replace", "prices", 0, json(document(before)),
-                    json(document(rows)));
+            audit.record(c, actor, "prices.replace", "prices", 0, audit.documents().prices(before),
+                    audit.documents().prices(rows));
             c.bumpPoolRevision();
             return rules.prices();
         });
@@ -50,50 +41,31 @@ public final class PriceAdmin {
 
     /** One model's price (console form): set, or remove with both fields empty. */
     public void put(String actor, String model, Long input, Long output) {
-        ObjectNode body = Documents.JSON.createObjectNode();
-        ArrayNode items = body.putArray("prices");
+        List<PriceDraft> prices = new ArrayList<>();
         for (PriceEntry p : list()) {
             if (!p.model().equals(model == null ? null : model.trim())) {
-                items.addObject().put("model", p.model()).put("input_micros_per_m", p.inputMicrosPerM())
-                        .put("output_micros_per_m", p.outputMicrosPerM());
+                prices.add(new PriceDraft(p.model(), p.inputMicrosPerM(), p.outputMicrosPerM()));
             }
         }
         if (input != null || output != null) {
-            items.addObject().put("model", model).put("input_micros_per_m", input).put("output_micros_per_m", output);
+            prices.add(new PriceDraft(model, input, output));
         }
-        replace(actor, body);
+        replace(actor, prices);
     }
 
-    private PriceEntry row(JsonNode item) {
-        String model = item.path("model").asText("").trim();
+    private PriceEntry row(PriceDraft draft) {
+        String model = draft.model() == null ? "" : draft.model().trim();
         if (model.isEmpty() || model.length() > 191) {
             throw new ValidationException("validation.price.model", "model", "model must be 1–191 characters");
         }
-        return new PriceEntry(model, micros(item, "input_micros_per_m"), micros(item, "output_micros_per_m"),
-                clock.instant());
+        return new PriceEntry(model, micros(draft.inputMicrosPerM(), "input_micros_per_m"),
+                micros(draft.outputMicrosPerM(), "output_micros_per_m"), clock.instant());
     }
 
-    private static long micros(JsonNode item, String field) {
-        JsonNode n = item.get(field);
-        if (n == null || !n.canConvertToLong() || !n.isIntegralNumber() || n.asLong() < 0) {
+    private static long micros(Long amount, String field) {
+        if (amount == null || amount < 0) {
             throw new ValidationException("validation.price." + field, field, field + " must be a whole number ≥ 0");
         }
-        return n.asLong();
-    }
-
-    static String json(Object node) {
-        try {
-            return Documents.JSON.writeValueAsString(node);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    public static ObjectNode document(List<PriceEntry> rows) {
-        ObjectNode page = Documents.JSON.createObjectNode();
-        ArrayNode items = page.putArray("prices");
-        rows.forEach(p -> items.addObject().put("model", p.model()).put("input_micros_per_m", p.inputMicrosPerM())
-                .put("output_micros_per_m", p.outputMicrosPerM()));
-        return page;
+        return amount;
     }
 }

@@ -2,6 +2,7 @@ package dev.detour.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.adapter.db.MyBatisRequestEvents;
 import dev.detour.adapter.db.MyBatisTransactions;
@@ -43,7 +44,7 @@ class RetentionIT {
     @Test
     void theRetentionDaysSettingAppliesToTheNextPurge() {
         MyBatisTransactions transactions = new MyBatisTransactions(TestDatabase.database(), new SecretBox(new byte[32]));
-        AuditLog audit = new AuditLog(transactions, Clock.fixed(NOW, ZoneOffset.UTC));
+        AuditLog audit = new AuditLog(transactions, Documents.AUDIT, Clock.fixed(NOW, ZoneOffset.UTC));
         SiteSettings settings = new SiteSettings(transactions, audit,
                 Clock.fixed(NOW, ZoneOffset.UTC), SettingValues.defaults());
         Retention retention = new Retention(new MyBatisRequestEvents(TestDatabase.database()),
