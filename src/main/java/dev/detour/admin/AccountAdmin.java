@@ -100,11 +100,7 @@ public final class AccountAdmin {
     }
 
     private static StoredAccount existing(Accounts accounts, long id) {
-        StoredAccount stored = accounts.byId(id);
-        if (stored == null) {
-            throw notFound(id);
-        }
-        return stored;
+        return NotFoundException.unlessMissing(accounts.byId(id), "account", id);
     }
 
     private static void requireFreeName(Accounts accounts, String name, long selfId) {

@@ -93,11 +93,7 @@ public final class GroupAdmin {
     }
 
     private static AccountGroup existing(Groups groups, long id) {
-        AccountGroup row = groups.byId(id);
-        if (row == null) {
-            throw notFound(id);
-        }
-        return row;
+        return NotFoundException.unlessMissing(groups.byId(id), "group", id);
     }
 
     private static void requireFreeName(Groups groups, String name, long selfId) {

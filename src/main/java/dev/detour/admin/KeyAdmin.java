@@ -41,11 +41,7 @@ public final class KeyAdmin {
     }
 
     public DetourKey get(long id) {
-        DetourKey key = transactions.read(c -> c.keys().byId(id));
-        if (key == null) {
-            throw notFound(id);
-        }
-        return key;
+        return NotFoundException.unlessMissing(transactions.read(c -> c.keys().byId(id)), "key", id);
     }
 
     public CreatedKey create(String actor, JsonNode body) {
@@ -114,15 +110,7 @@ public final class KeyAdmin {
     }
 
     private static DetourKey existing(DetourKeys keys, long id) {
-        DetourKey key = keys.byId(id);
-        if (key == null) {
-            throw notFound(id);
-        }
-        return key;
-    }
-
-    private static NotFoundException notFound(long id) {
-        return new NotFoundException("key " + id + " does not exist");
+        return NotFoundException.unlessMissing(keys.byId(id), "key", id);
     }
 
     private static Map<String, Long> groupIds(Groups groups) {
