@@ -16,14 +16,13 @@ import dev.detour.admin.RequestLog;
 import java.time.Clock;
 
 /** The admin use cases the console, the admin API and demo mode share (one instance each). */
-record AdminWiring(AuditLog audit, RequestLog requestLog, GroupAdmin groups, AccountAdmin accounts, KeyAdmin keys,
+record AdminWiring(MyBatisTransactions transactions, AuditLog audit, RequestLog requestLog, GroupAdmin groups, AccountAdmin accounts, KeyAdmin keys,
         ModelAdmin models, PriceAdmin prices, BlockAdmin blocks) {
 
-    static AdminWiring create(Database database, AccountRepository accounts, Secrets secrets, AuditLog audit,
-            Clock clock) {
-        MyBatisTransactions transactions = new MyBatisTransactions(database);
-        return new AdminWiring(audit, new RequestLog(new MyBatisRequestEvents(database)), new GroupAdmin(transactions, audit, clock),
-                new AccountAdmin(database, accounts, secrets.box(), audit, clock), new KeyAdmin(database, audit, clock),
+    static AdminWiring create(Database database, MyBatisTransactions transactions, AccountRepository accounts,
+            Secrets secrets, AuditLog audit, Clock clock) {
+        return new AdminWiring(transactions, audit, new RequestLog(new MyBatisRequestEvents(database)), new GroupAdmin(transactions, audit, clock),
+                new AccountAdmin(transactions, accounts, secrets.box(), audit, clock), new KeyAdmin(transactions, audit, clock),
                 new ModelAdmin(transactions, audit, clock), new PriceAdmin(transactions, audit, clock),
                 new BlockAdmin(transactions, audit, clock));
     }

@@ -1,5 +1,6 @@
 package dev.detour;
 
+import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.api.HealthServlet;
 import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.crypto.Secrets;
@@ -77,10 +78,11 @@ public final class App implements AutoCloseable {
         Database database = storage.database();
         Secrets secrets = Secrets.load(config);
         StoredFailureScrub.run(database.dataSource(), secrets.box()); // texts stored before masking existed
-        this.accounts = new AccountRepository(database, secrets.box());
-        AuditLog audit = new AuditLog(database, clock);
+        MyBatisTransactions transactions = new MyBatisTransactions(database, secrets.box());
+        this.accounts = new AccountRepository(transactions, secrets.box());
+        AuditLog audit = new AuditLog(transactions, Documents.AUDIT, clock);
         // U-5 runtime settings: the gateway and housekeeping follow changes live
-        this.settings = new SiteSettings(new MyBatisTransactions(database), audit, clock,
+        this.settings = new SiteSettings(transactions, audit, clock,
                 SettingValues.defaults(config.connectTimeout(), config.readTimeout()));
         this.gateway = GatewayWiring.create(config, database, secrets, settings, clock);
         // shared by the console and the admin API; X-4 caps its anonymous (sign-in form) sessions
@@ -92,7 +94,7 @@ public final class App implements AutoCloseable {
         this.retention = new Retention(new MyBatisRequestEvents(database), () -> settings.current().retentionDays(),
                 Retention.DEFAULT_BATCH);
         this.housekeeping = new RetentionScheduler(retention, settings, clock, Duration.ofMinutes(5));
-        AdminWiring admins = AdminWiring.create(database, accounts, secrets, audit, clock);
+        AdminWiring admins = AdminWiring.create(database, transactions, accounts, secrets, audit, clock);
         AdminToken adminToken = AdminTokenBootstrap.establish(config.adminToken(), database, clock);
         this.recovery = RecoveryWiring.create(config, database, gateway, admins, settings, clock);
         Map<String, HttpServlet> routes = routes(database, adminToken, consoleUsers, admins, clock);

@@ -2,7 +2,6 @@ package dev.detour;
 
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.MyBatisRecoveryStore;
-import dev.detour.adapter.db.MyBatisTransactions;
 import dev.detour.admin.RecoveryAdmin;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
@@ -30,7 +29,7 @@ record RecoveryWiring(RecoveryScheduler scheduler, ExecutorService probeExecutor
         RecoveryScheduler scheduler = new RecoveryScheduler(store, gateway.snapshot(), tester, budget,
                 new LeaderLease(store, LeaderLease.newHolderId(), config.recoveryTick().multipliedBy(3)),
                 probeExecutor, ZoneId.systemDefault(), config.recoveryTick());
-        RecoveryAdmin admin = new RecoveryAdmin(new MyBatisTransactions(database), admins.audit(), gateway.snapshot(),
+        RecoveryAdmin admin = new RecoveryAdmin(admins.transactions(), admins.audit(), gateway.snapshot(),
                 tester, store, scheduler, accountId -> false, clock);
         // E-1 "check now" on /my: the same tester, budget and probe threads as the scheduler
         RouteChecks keyChecks = new RouteChecks(tester, budget, probeExecutor, clock, RouteChecks.KEY_COOLDOWN);

@@ -29,10 +29,13 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
     private static final Set<String> USE_CASES = Set.of("admin", "gateway", "recovery");
-    private static final Pattern CLASS_NAME = Pattern.compile("dev/detour/[A-Za-z0-9_/$]+");
+    /** Technologies an adapter wraps: the database (MyBatis, JDBC) and the servlet API. */
+    private static final List<String> ADAPTER_TECHNOLOGIES = List.of("org/apache/ibatis/", "java/sql/", "jakarta/");
+    private static final Pattern CLASS_NAME = Pattern.compile(
+            "(dev/detour|org/apache/ibatis|java/sql|jakarta)/[A-Za-z0-9_/$]+");
     /** Packages a package depends on (its own excluded), by the node naming above. */
     private static Map<String, Set<String>> dependencies;
-    /** Class-level edges into adapter packages, for the failure message. */
+    /** Class-level edges into adapter packages and adapter technologies, for the failure message. */
     private static Map<String, Set<String>> adapterUses;
 
     @BeforeAll
@@ -46,6 +49,10 @@ class ArchitectureTest {
                 String from = node(className);
                 Set<String> targets = dependencies.computeIfAbsent(from, k -> new TreeSet<>());
                 for (String used : namesUsed(file)) {
+                    if (technology(used)) {
+                        adapterUses.computeIfAbsent(className, k -> new TreeSet<>()).add(used);
+                        continue;
+                    }
                     String to = node(used);
                     if (!to.equals(from)) {
                         targets.add(to);
@@ -59,38 +66,39 @@ class ArchitectureTest {
         assertFalse(dependencies.isEmpty(), "compiled classes found under " + classes);
     }
 
+    /** The use cases talk to the world through ports they own; adapters implement them. */
     @Test
-    void theGatewayAndRecoveryNeverUseAnAdapter() {
+    void theUseCasesNeverUseAnAdapter() {
         List<String> violations = new ArrayList<>();
-        adapterUses.forEach((cls, used) -> {
-            if (Set.of("gateway", "recovery").contains(node(cls))) {
-                violations.add(cls + " uses " + used);
-            }
-        });
+        adapterUses.forEach((cls, used) -> used.stream().filter(u -> node(u).startsWith("adapter"))
+                .filter(u -> USE_CASES.contains(node(cls))).forEach(u -> violations.add(cls + " uses " + u)));
         assertEquals(List.of(), violations);
     }
 
-    /**
-     * Within one layer no two packages lean on each other: the adapters (each {@code adapter.*})
-     * among themselves, and the use cases ({@code admin}, {@code gateway}, {@code recovery}).
-     */
+    /** admin and recovery see neither MyBatis, JDBC nor servlets: those belong to adapter/db and adapter/web. */
     @Test
-    void noTwoPackagesOfOneLayerDependOnEachOther() {
+    void adminAndRecoveryNeverUseTheDatabaseOrServletApis() {
+        List<String> violations = new ArrayList<>();
+        adapterUses.forEach((cls, used) -> used.stream().filter(ArchitectureTest::technology)
+                .filter(u -> Set.of("admin", "recovery").contains(node(cls)))
+                .forEach(u -> violations.add(cls + " uses " + u)));
+        assertEquals(List.of(), violations);
+    }
+
+    /** No two packages (each {@code adapter.*} its own) lean on each other, whatever their layer. */
+    @Test
+    void noTwoPackagesDependOnEachOther() {
         List<String> twoWay = new ArrayList<>();
         dependencies.forEach((a, targets) -> targets.forEach(b -> {
-            if (a.compareTo(b) < 0 && layer(a) != null && layer(a).equals(layer(b))
-                    && dependencies.getOrDefault(b, Set.of()).contains(a)) {
+            if (a.compareTo(b) < 0 && dependencies.getOrDefault(b, Set.of()).contains(a)) {
                 twoWay.add(a + " <-> " + b);
             }
         }));
         assertEquals(List.of(), twoWay);
     }
 
-    private static String layer(String node) {
-        if (node.startsWith("adapter.")) {
-            return "adapters";
-        }
-        return USE_CASES.contains(node) ? "use cases" : null;
+    private static boolean technology(String internalName) {
+        return ADAPTER_TECHNOLOGIES.stream().anyMatch(internalName::startsWith);
     }
 
     /** {@code dev/detour/adapter/db/X} → adapter.db; {@code dev/detour/admin/X$Y} → admin; the root → root. */

@@ -2,13 +2,11 @@ package dev.detour.admin;
 
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
-import dev.detour.adapter.db.GroupMapper;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelMappings;
 import dev.detour.core.account.Platform;
 import dev.detour.core.account.RecoveryRule;
-import org.apache.ibatis.session.SqlSession;
 
 /** Applies an {@link AccountPatch} to defaults (create) or the stored config (update), validating every field. */
 final class AccountMerge {
@@ -16,23 +14,23 @@ final class AccountMerge {
             null, 0, 10, true, 0, null, null, FailurePolicy.DEFAULTS, RecoveryRule.OFF, BreakerPolicy.DEFAULTS,
             BackoffPolicy.DEFAULTS);
 
-    AccountConfig forCreate(AccountPatch p, SqlSession s) {
+    AccountConfig forCreate(AccountPatch p, Groups groups) {
         AccountAdmin.require(p.name(), "validation.name", "name");
         AccountAdmin.require(p.platform(), "validation.platform", "platform");
         AccountAdmin.require(p.baseUrl(), "validation.base_url", "base_url");
         if (!p.changesGroup()) {
             throw new ValidationException("validation.group", "group", "group (name) or group_id is required");
         }
-        return forUpdate(DEFAULTS, p, s);
+        return forUpdate(DEFAULTS, p, groups);
     }
 
-    AccountConfig forUpdate(AccountConfig c, AccountPatch p, SqlSession s) {
+    AccountConfig forUpdate(AccountConfig c, AccountPatch p, Groups groups) {
         Platform platform = p.platform() != null ? Platform.fromWire(p.platform()) : c.platform();
         var families = p.families() != null ? p.families().orElse(null) : c.families();
         AccountRules.families(families, platform);
         return new AccountConfig(
                 p.name() != null ? AccountRules.name(p.name()) : c.name(),
-                p.changesGroup() ? groupId(p, s) : c.groupId(),
+                p.changesGroup() ? groupId(p, groups) : c.groupId(),
                 platform,
                 p.baseUrl() != null ? AccountRules.baseUrl(p.baseUrl()) : c.baseUrl(),
                 p.mappings() != null ? p.mappings() : c.mappings(),
@@ -50,10 +48,9 @@ final class AccountMerge {
     }
 
     /** By name ({@code group}) or id ({@code group_id}); when both are given they must agree. */
-    private static long groupId(AccountPatch p, SqlSession s) {
-        GroupMapper groups = s.getMapper(GroupMapper.class);
-        AccountGroup byName = p.groupName() != null ? groups.selectByName(p.groupName()) : null;
-        AccountGroup byId = p.groupId() != null ? groups.selectById(p.groupId()) : null;
+    private static long groupId(AccountPatch p, Groups groups) {
+        AccountGroup byName = p.groupName() != null ? groups.byName(p.groupName()) : null;
+        AccountGroup byId = p.groupId() != null ? groups.byId(p.groupId()) : null;
         AccountGroup group = byName != null ? byName : byId;
         boolean missing = (p.groupName() != null && byName == null) || (p.groupId() != null && byId == null);
         if (missing || group == null || (byName != null && byId != null && byName.id() != byId.id())) {

@@ -1,9 +1,5 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.db.AccountMapper;
-import dev.detour.adapter.db.AccountRow;
-import dev.detour.adapter.db.Database;
-import dev.detour.adapter.db.GroupMapper;
 import dev.detour.core.account.Account;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,11 +11,11 @@ import java.util.Optional;
  * failure column is mapped into {@code AccountFailureState}; recovery is read forgivingly (R-2).
  */
 public final class AccountRepository {
-    private final Database database;
+    private final Transactions transactions;
     private final SecretSealer secrets;
 
-    public AccountRepository(Database database, SecretSealer secrets) {
-        this.database = database;
+    public AccountRepository(Transactions transactions, SecretSealer secrets) {
+        this.transactions = transactions;
         this.secrets = secrets;
     }
 
@@ -34,28 +30,26 @@ public final class AccountRepository {
 
     /** Non-archived accounts with their config, group name, hint and timestamps. */
     public List<StoredAccount> loadAllStored() {
-        return database.read(s -> s.getMapper(AccountMapper.class).selectActive()).stream()
-                .map(row -> AccountRows.decode(row, secrets)).toList();
+        return transactions.read(c -> c.accounts().active());
     }
 
     public Optional<StoredAccount> findStored(long id) {
-        AccountRow row = database.read(s -> s.getMapper(AccountMapper.class).selectById(id));
-        return Optional.ofNullable(row).map(r -> AccountRows.decode(r, secrets));
+        return Optional.ofNullable(transactions.read(c -> c.accounts().byId(id)));
     }
 
     /** The decrypted upstream key; never log or return it. */
     public String apiKey(long id) {
-        AccountRow row = database.read(s -> s.getMapper(AccountMapper.class).selectById(id));
-        if (row == null) {
-            throw new NotFoundException("account " + id + " does not exist");
+        String sealed = transactions.read(c -> c.accounts().sealedKey(id));
+        if (sealed == null) {
+            throw AccountAdmin.notFound(id);
         }
-        return secrets.open(row.apiKeyCipher(), id);
+        return secrets.open(sealed, id);
     }
 
     /** Every group by id. */
     public Map<Long, AccountGroup> groups() {
         Map<Long, AccountGroup> groups = new LinkedHashMap<>();
-        database.read(s -> s.getMapper(GroupMapper.class).selectAll()).forEach(g -> groups.put(g.id(), g));
+        transactions.read(c -> c.groups().all()).forEach(g -> groups.put(g.id(), g));
         return groups;
     }
 }

@@ -1,10 +1,7 @@
 package dev.detour.admin;
 
-import dev.detour.adapter.db.AuditMapper;
-import dev.detour.adapter.db.Database;
 import java.time.Clock;
 import java.util.List;
-import org.apache.ibatis.session.SqlSession;
 
 /**
  * U-6: who changed what, when, with before/after JSON. Callers pass JSON already stripped of
@@ -12,33 +9,30 @@ import org.apache.ibatis.session.SqlSession;
  */
 public final class AuditLog {
     public static final int MAX_LIMIT = 500;
-    private final Database database;
+    private final Transactions transactions;
+    private final AuditDocuments documents;
     private final Clock clock;
 
-    public AuditLog(Database database, Clock clock) {
-        this.database = database;
+    public AuditLog(Transactions transactions, AuditDocuments documents, Clock clock) {
+        this.transactions = transactions;
+        this.documents = documents;
         this.clock = clock;
     }
 
-    void record(SqlSession session, String actor, String action, String targetType, long targetId,
-            String beforeJson, String afterJson) {
-        session.getMapper(AuditMapper.class).insert(entry(actor, action, targetType, targetId, beforeJson, afterJson));
+    /** How a changed thing is written into its audit row. */
+    AuditDocuments documents() {
+        return documents;
     }
 
     void record(Changes changes, String actor, String action, String targetType, long targetId,
             String beforeJson, String afterJson) {
-        changes.audit(entry(actor, action, targetType, targetId, beforeJson, afterJson));
-    }
-
-    private AuditEntry entry(String actor, String action, String targetType, long targetId, String beforeJson,
-            String afterJson) {
-        return new AuditEntry(0, actor, action, targetType, Long.toString(targetId), beforeJson, afterJson,
-                clock.instant());
+        changes.audit(new AuditEntry(0, actor, action, targetType, Long.toString(targetId), beforeJson, afterJson,
+                clock.instant()));
     }
 
     /** Newest first; limit clamped to 1..500. */
     public List<AuditEntry> recent(int limit) {
         int clamped = Math.max(1, Math.min(MAX_LIMIT, limit));
-        return database.read(s -> s.getMapper(AuditMapper.class).selectRecent(clamped));
+        return transactions.read(c -> c.recentAudit(clamped));
     }
 }

@@ -1,7 +1,5 @@
 package dev.detour.admin;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.selection.BlockScope;
@@ -29,25 +27,24 @@ public final class BlockAdmin {
         return transactions.read(c -> c.smartRules().blocks());
     }
 
-    /** {@code {"scope":"account|model|endpoint_family|group","value":…,"reason":…,"expires_at":…}}. */
-    public BlockRuleEntry create(String actor, JsonNode body) {
-        BlockScope scope = BlockScope.fromWire(body.path("scope").asText(null));
-        String value = body.path("value").isValueNode() ? body.path("value").asText("").trim() : "";
+    public BlockRuleEntry create(String actor, BlockDraft draft) {
+        BlockScope scope = BlockScope.fromWire(draft.scope());
+        String value = draft.value() == null ? "" : draft.value().trim();
         if (value.isEmpty() || value.length() > 191) {
             throw new ValidationException("validation.block_rule.value", "value", "value must be 1–191 characters");
         }
         checkValue(scope, value);
-        String reason = body.path("reason").isTextual() ? body.path("reason").asText() : null;
+        String reason = draft.reason();
         if (reason != null && reason.length() > 512) {
             throw new ValidationException("validation.block_rule.reason", "reason", "reason is at most 512 characters");
         }
-        Instant expires = expiry(body.get("expires_at"));
+        Instant expires = expiry(draft.expiresAt());
         Instant now = clock.instant();
         return transactions.inTransaction(c -> {
             SmartRules rules = c.smartRules();
             BlockRuleEntry created = rules.block(rules.insertBlock(
                     new BlockRuleEntry(null, scope.wire(), value, reason, actor, expires, now)));
-            audit.record(c, actor, "block.create", "block", created.id(), null, PriceAdmin.json(document(created)));
+            audit.record(c, actor, "block.create", "block", created.id(), null, audit.documents().block(created));
             c.bumpPoolRevision();
             return created;
         });
@@ -61,7 +58,7 @@ public final class BlockAdmin {
                 throw new NotFoundException("block rule " + id + " does not exist");
             }
             rules.deleteBlock(id);
-            audit.record(c, actor, "block.delete", "block", id, PriceAdmin.json(document(before)), null);
+            audit.record(c, actor, "block.delete", "block", id, audit.documents().block(before), null);
             c.bumpPoolRevision();
             return null;
         });
@@ -88,23 +85,15 @@ public final class BlockAdmin {
         }
     }
 
-    private static Instant expiry(JsonNode n) {
-        if (n == null || n.isNull() || n.asText().isBlank()) {
+    private static Instant expiry(String text) {
+        if (text == null || text.isBlank()) {
             return null;
         }
         try {
-            return Instant.parse(n.asText().trim());
+            return Instant.parse(text.trim());
         } catch (DateTimeParseException e) {
             throw new ValidationException("validation.block_rule.expires_at", "expires_at",
                     "expires_at must be an ISO-8601 instant such as 2027-01-01T00:00:00Z");
         }
-    }
-
-    public static ObjectNode document(BlockRuleEntry b) {
-        ObjectNode o = Documents.JSON.createObjectNode();
-        o.put("id", b.id()).put("scope", b.scope()).put("value", b.value()).put("reason", b.reason())
-                .put("operator", b.operator()).put("expires_at", b.expiresAt() == null ? null : b.expiresAt().toString())
-                .put("created_at", b.createdAt().toString());
-        return o;
     }
 }

@@ -87,18 +87,13 @@ public final class GroupAdmin {
     }
 
     private void changed(Changes c, String actor, String action, long id, AccountGroup before, AccountGroup after) {
-        audit.record(c, actor, action, "group", id, before == null ? null : Documents.group(before).toString(),
-                after == null ? null : Documents.group(after).toString());
+        audit.record(c, actor, action, "group", id, audit.documents().group(before), audit.documents().group(after));
         // ratio and halt policy feed selection: other instances refresh (O-4)
         c.bumpPoolRevision();
     }
 
     private static AccountGroup existing(Groups groups, long id) {
-        AccountGroup row = groups.byId(id);
-        if (row == null) {
-            throw notFound(id);
-        }
-        return row;
+        return NotFoundException.unlessMissing(groups.byId(id), "group", id);
     }
 
     private static void requireFreeName(Groups groups, String name, long selfId) {

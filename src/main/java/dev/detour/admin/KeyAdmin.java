@@ -3,9 +3,6 @@ package dev.detour.admin;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.adapter.db.GroupMapper;
-import dev.detour.adapter.db.KeyMapper;
-import dev.detour.adapter.db.KeyRow;
 import dev.detour.core.ValidationException;
 import dev.detour.core.secret.SecretMask;
 import dev.detour.gateway.KeyHashes;
@@ -19,83 +16,71 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.ibatis.session.SqlSession;
 
 /**
  * Detour key use cases (SPEC §1, K-1): the key is {@code dtr-} + 32 random bytes (url-safe
  * base64), shown once at creation and stored only as its SHA-256. Every change is audited.
  */
 public final class KeyAdmin {
-    public record CreatedKey(KeyRow row, String key) {
+    public record CreatedKey(DetourKey stored, String key) {
     }
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private final dev.detour.adapter.db.Database database;
+    private final Transactions transactions;
     private final AuditLog audit;
     private final Clock clock;
 
-    public KeyAdmin(dev.detour.adapter.db.Database database, AuditLog audit, Clock clock) {
-        this.database = database;
+    public KeyAdmin(Transactions transactions, AuditLog audit, Clock clock) {
+        this.transactions = transactions;
         this.audit = audit;
         this.clock = clock;
     }
 
-    public List<KeyRow> list() {
-        return database.read(s -> s.getMapper(KeyMapper.class).selectAll());
+    public List<DetourKey> list() {
+        return transactions.read(c -> c.keys().all());
     }
 
-    public KeyRow get(long id) {
-        KeyRow row = database.read(s -> s.getMapper(KeyMapper.class).selectById(id));
-        if (row == null) {
-            throw new NotFoundException("key " + id + " does not exist");
-        }
-        return row;
+    public DetourKey get(long id) {
+        return NotFoundException.unlessMissing(transactions.read(c -> c.keys().byId(id)), "key", id);
     }
 
     public CreatedKey create(String actor, JsonNode body) {
         String key = newKey();
         Instant now = clock.instant();
-        return database.inTransaction(s -> {
-            ObjectNode policy = KeyPolicies.merge(null, body, groupIds(s));
-            KeyRow draft = new KeyRow(null, name(body.get("name"), null), text(body, "owner_label", null),
+        return transactions.inTransaction(c -> {
+            ObjectNode policy = KeyPolicies.merge(null, body, groupIds(c.groups()));
+            DetourKey draft = new DetourKey(null, name(body.get("name"), null), text(body, "owner_label", null),
                     KeyHashes.sha256Hex(key), hint(key), bool(body, "enabled", true), expiry(body, null),
                     json(policy), 0, now, now, null);
-            KeyMapper keys = s.getMapper(KeyMapper.class);
-            keys.insert(draft);
-            KeyRow created = keys.selectById(keys.selectLastInsertId());
-            changed(s, actor, "key.create", created.id(), null, created);
+            DetourKeys keys = c.keys();
+            DetourKey created = keys.byId(keys.insert(draft));
+            changed(c, actor, "key.create", created.id(), null, created);
             return new CreatedKey(created, key);
         });
     }
 
-    public KeyRow update(String actor, long id, JsonNode body) {
-        return database.inTransaction(s -> {
-            KeyMapper keys = s.getMapper(KeyMapper.class);
-            KeyRow before = keys.selectById(id);
-            if (before == null) {
-                throw new NotFoundException("key " + id + " does not exist");
-            }
-            ObjectNode policy = KeyPolicies.merge(parse(before.policyJson()), body, groupIds(s));
-            KeyRow after = new KeyRow(id, name(body.get("name"), before.name()),
+    public DetourKey update(String actor, long id, JsonNode body) {
+        return transactions.inTransaction(c -> {
+            DetourKeys keys = c.keys();
+            DetourKey before = existing(keys, id);
+            ObjectNode policy = KeyPolicies.merge(KeyPolicies.storedDocument(before.policyJson()), body, groupIds(c.groups()));
+            DetourKey after = new DetourKey(id, name(body.get("name"), before.name()),
                     text(body, "owner_label", before.ownerLabel()), before.keyHash(), before.keyHint(),
                     bool(body, "enabled", before.enabled()), expiry(body, before.expiresAt()), json(policy),
                     before.spentMicros(), before.createdAt(), clock.instant(), before.lastUsedAt());
             keys.update(after);
-            KeyRow stored = keys.selectById(id);
-            changed(s, actor, "key.update", id, before, stored);
+            DetourKey stored = keys.byId(id);
+            changed(c, actor, "key.update", id, before, stored);
             return stored;
         });
     }
 
     public void delete(String actor, long id) {
-        database.inTransaction(s -> {
-            KeyMapper keys = s.getMapper(KeyMapper.class);
-            KeyRow before = keys.selectById(id);
-            if (before == null) {
-                throw new NotFoundException("key " + id + " does not exist");
-            }
-            keys.deleteById(id);
-            changed(s, actor, "key.delete", id, before, null);
+        transactions.inTransaction(c -> {
+            DetourKeys keys = c.keys();
+            DetourKey before = existing(keys, id);
+            keys.delete(id);
+            changed(c, actor, "key.delete", id, before, null);
             return null;
         });
     }
@@ -103,51 +88,34 @@ public final class KeyAdmin {
     /** K-1 rotate: a new secret, shown once; the old one stops working at once (its hash is gone). */
     public CreatedKey rotate(String actor, long id) {
         String key = newKey();
-        return database.inTransaction(s -> {
-            KeyMapper keys = s.getMapper(KeyMapper.class);
-            KeyRow before = keys.selectById(id);
-            if (before == null) {
-                throw new NotFoundException("key " + id + " does not exist");
-            }
-            s.getMapper(dev.detour.adapter.db.SmartMapper.class).updateKeySecret(id, KeyHashes.sha256Hex(key),
-                    hint(key), clock.instant());
-            KeyRow after = keys.selectById(id);
-            changed(s, actor, "key.rotate", id, before, after);
+        return transactions.inTransaction(c -> {
+            DetourKeys keys = c.keys();
+            DetourKey before = existing(keys, id);
+            keys.replaceSecret(id, KeyHashes.sha256Hex(key), hint(key), clock.instant());
+            DetourKey after = keys.byId(id);
+            changed(c, actor, "key.rotate", id, before, after);
             return new CreatedKey(after, key);
         });
     }
 
     /** D-4: ids of the keys whose stored policy cannot be read (refused with key.config_error). */
-    public static Set<Long> unreadable(List<KeyRow> keys) {
-        return keys.stream().filter(k -> KeyPolicies.readStored(k.policyJson()).isEmpty()).map(KeyRow::id)
+    public static Set<Long> unreadable(List<DetourKey> keys) {
+        return keys.stream().filter(k -> KeyPolicies.readStored(k.policyJson()).isEmpty()).map(DetourKey::id)
                 .collect(Collectors.toSet());
     }
 
-    /** The key's API document: never the key or its hash, only the hint. */
-    public static ObjectNode document(KeyRow k) {
-        ObjectNode o = Documents.JSON.createObjectNode();
-        o.put("id", k.id()).put("name", k.name()).put("owner_label", k.ownerLabel()).put("key_hint", k.keyHint())
-                .put("enabled", k.enabled()).put("expires_at", k.expiresAt() == null ? null : k.expiresAt().toString());
-        ObjectNode policy = parse(k.policyJson());
-        policy.fields().forEachRemaining(e -> o.set(e.getKey(), e.getValue()));
-        o.put("spent_micros", k.spentMicros());
-        if (KeyPolicies.readStored(k.policyJson()).isEmpty()) {
-            o.putObject("config_error").put("reason", KeyPolicies.UNREADABLE); // D-4: refused until saved again
-        }
-        o.put("created_at", k.createdAt().toString()).put("updated_at", k.updatedAt().toString())
-                .put("last_used_at", k.lastUsedAt() == null ? null : k.lastUsedAt().toString());
-        return o;
+    private void changed(Changes c, String actor, String action, long id, DetourKey before, DetourKey after) {
+        audit.record(c, actor, action, "key", id, audit.documents().key(before), audit.documents().key(after));
+        c.bumpPoolRevision();
     }
 
-    private void changed(SqlSession s, String actor, String action, long id, KeyRow before, KeyRow after) {
-        audit.record(s, actor, action, "key", id, before == null ? null : json(document(before)),
-                after == null ? null : json(document(after)));
-        s.getMapper(dev.detour.adapter.db.PoolStateMapper.class).bumpRevision();
+    private static DetourKey existing(DetourKeys keys, long id) {
+        return NotFoundException.unlessMissing(keys.byId(id), "key", id);
     }
 
-    private static Map<String, Long> groupIds(SqlSession s) {
+    private static Map<String, Long> groupIds(Groups groups) {
         Map<String, Long> ids = new HashMap<>();
-        for (AccountGroup g : s.getMapper(GroupMapper.class).selectAll()) {
+        for (AccountGroup g : groups.all()) {
             ids.put(g.name(), g.id());
         }
         return ids;
@@ -219,18 +187,9 @@ public final class KeyAdmin {
         }
     }
 
-    private static ObjectNode parse(String json) {
-        try {
-            JsonNode node = Documents.JSON.readTree(json);
-            return node instanceof ObjectNode o ? o : Documents.JSON.createObjectNode();
-        } catch (JsonProcessingException e) {
-            return Documents.JSON.createObjectNode();
-        }
-    }
-
     private static String json(Object node) {
         try {
-            return Documents.JSON.writeValueAsString(node);
+            return AdminJson.JSON.writeValueAsString(node);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

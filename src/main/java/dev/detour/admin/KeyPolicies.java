@@ -1,5 +1,6 @@
 package dev.detour.admin;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -32,7 +33,7 @@ public final class KeyPolicies {
 
     /** Validates the policy fields of an API body (over a stored base) and returns the document to store. */
     public static ObjectNode merge(ObjectNode stored, JsonNode patch, Map<String, Long> groupIdsByName) {
-        ObjectNode out = stored == null ? Documents.JSON.createObjectNode() : stored.deepCopy();
+        ObjectNode out = stored == null ? AdminJson.JSON.createObjectNode() : stored.deepCopy();
         for (String field : POLICY_FIELDS) {
             if (patch.has(field)) {
                 out.set(field, patch.get(field));
@@ -55,9 +56,19 @@ public final class KeyPolicies {
      */
     public static Optional<KeyPolicy> readStored(String json) {
         try {
-            return Documents.JSON.readTree(json) instanceof ObjectNode doc ? Optional.of(decode(doc)) : Optional.empty();
+            return AdminJson.JSON.readTree(json) instanceof ObjectNode doc ? Optional.of(decode(doc)) : Optional.empty();
         } catch (Exception e) {
             return Optional.empty();
+        }
+    }
+
+    /** The stored policy document as it is (an empty one when it cannot be parsed), for showing and merging. */
+    public static ObjectNode storedDocument(String json) {
+        try {
+            JsonNode node = AdminJson.JSON.readTree(json);
+            return node instanceof ObjectNode o ? o : AdminJson.JSON.createObjectNode();
+        } catch (JsonProcessingException e) {
+            return AdminJson.JSON.createObjectNode();
         }
     }
 
@@ -105,7 +116,7 @@ public final class KeyPolicies {
     }
 
     private static ArrayNode models(JsonNode node) {
-        ArrayNode out = Documents.JSON.createArrayNode();
+        ArrayNode out = AdminJson.JSON.createArrayNode();
         if (node == null || node.isNull()) {
             return out;
         }
@@ -122,11 +133,11 @@ public final class KeyPolicies {
     }
 
     private static ObjectNode groups(JsonNode node, Map<String, Long> idsByName) {
-        ObjectNode out = Documents.JSON.createObjectNode();
+        ObjectNode out = AdminJson.JSON.createObjectNode();
         if (node != null && !node.isNull() && !node.isObject()) {
             throw invalidGroups("groups must be an object {include_future, include, exclude}");
         }
-        JsonNode n = node == null ? Documents.JSON.createObjectNode() : node;
+        JsonNode n = node == null ? AdminJson.JSON.createObjectNode() : node;
         JsonNode future = n.get("include_future");
         if (future != null && !future.isBoolean()) {
             throw invalidGroups("groups.include_future must be true or false");
@@ -138,7 +149,7 @@ public final class KeyPolicies {
     }
 
     private static ArrayNode groupIds(JsonNode list, Map<String, Long> idsByName) {
-        ArrayNode out = Documents.JSON.createArrayNode();
+        ArrayNode out = AdminJson.JSON.createArrayNode();
         if (list == null || list.isNull()) {
             return out;
         }

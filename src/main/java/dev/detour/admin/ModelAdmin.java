@@ -61,7 +61,7 @@ public final class ModelAdmin {
             changes.forEach(states::write);
             List<String> keys = changes.stream().map(change -> change.row().modelKey()).toList();
             finish(c, actor, "model.clear_all", accountId, null, keys.isEmpty() ? null
-                    : Documents.JSON.createObjectNode().set("cleared", Documents.JSON.valueToTree(keys)).toString());
+                    : AdminJson.JSON.createObjectNode().set("cleared", AdminJson.JSON.valueToTree(keys)).toString());
             return changes.size();
         });
     }
@@ -100,7 +100,7 @@ public final class ModelAdmin {
         if (row == null) {
             return null;
         }
-        return Documents.JSON.createObjectNode().put("model_key", key).put("status", row.status().wire())
+        return AdminJson.JSON.createObjectNode().put("model_key", key).put("status", row.status().wire())
                 .put("transient_failure_count", row.transientFailureCount())
                 .put("cooldown_until", row.cooldownUntil() == null ? null : row.cooldownUntil().toString())
                 .toString();

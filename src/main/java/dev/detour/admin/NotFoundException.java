@@ -5,4 +5,12 @@ public final class NotFoundException extends RuntimeException {
     public NotFoundException(String message) {
         super(message);
     }
+
+    /** {@code stored} itself, or this exception when there is none: "{what} {id} does not exist". */
+    static <T> T unlessMissing(T stored, String what, long id) {
+        if (stored == null) {
+            throw new NotFoundException(what + " " + id + " does not exist");
+        }
+        return stored;
+    }
 }

@@ -56,7 +56,7 @@ public final class RecoveryAdmin {
     /** an explicit test; works on paused accounts (it is how a person finds out one came back). */
     public ModelTestResult test(String actor, long accountId, String model) {
         ModelTestResult result = tester.test(account(accountId), model, ModelTester.Mode.EXPLICIT);
-        String after = Documents.JSON.createObjectNode().put("model", result.model()).put("ok", result.ok())
+        String after = AdminJson.JSON.createObjectNode().put("model", result.model()).put("ok", result.ok())
                 .put("status", result.status()).put("latency_ms", result.latencyMs()).toString();
         transactions.inTransaction(t -> {
             audit.record(t, actor, "account.test", "account", accountId, null, after);
@@ -96,7 +96,7 @@ public final class RecoveryAdmin {
             for (long id : ids) {
                 t.recovery().reactivate(id, now).ifPresent(done::add);
             }
-            String after = Documents.JSON.valueToTree(done.stream().map(c -> c.account().id()).toList()).toString();
+            String after = AdminJson.JSON.valueToTree(done.stream().map(c -> c.account().id()).toList()).toString();
             audit.record(t, actor, "recovery.recover_all", "recovery", 0, null, "{\"accounts\":" + after + "}");
             return done;
         });

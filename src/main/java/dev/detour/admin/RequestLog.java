@@ -1,7 +1,5 @@
 package dev.detour.admin;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.ValidationException;
 import java.util.List;
 import java.util.Optional;
@@ -46,38 +44,6 @@ public final class RequestLog {
             return Long.parseLong(cursor, 36);
         } catch (NumberFormatException e) {
             throw new ValidationException("validation.cursor", "cursor", "cursor is not one this API returned");
-        }
-    }
-
-    /** The SPEC §9 event document. */
-    public static ObjectNode document(LoggedRequest e) {
-        ObjectNode o = Documents.JSON.createObjectNode();
-        o.put("id", e.requestId()).put("key_id", e.keyId()).put("endpoint", e.endpoint())
-                .put("client_protocol", e.clientProtocol()).put("upstream_protocol", e.upstreamProtocol())
-                .put("model", e.requestedModel()).put("model_key", e.modelKey()).put("stream", e.stream())
-                .put("account_id", e.accountId()).put("group_id", e.groupId()).put("outcome", e.outcome())
-                .put("status", e.status()).put("error_code", e.errorCode()).put("reason_code", e.reasonCode());
-        o.set("attempts", tree(e.attemptsJson()));
-        o.set("rejections", tree(e.rejectionsJson()));
-        // B-4: normalised; cache_write_tokens stays the sum of both lifetimes for readers from before the split
-        o.putObject("usage").put("input_tokens", e.inputTokens()).put("output_tokens", e.outputTokens())
-                .put("cache_read_tokens", e.cacheReadTokens())
-                .put("cache_write_tokens", e.cacheWrite5mTokens() + e.cacheWrite1hTokens())
-                .put("cache_write_5m_tokens", e.cacheWrite5mTokens())
-                .put("cache_write_1h_tokens", e.cacheWrite1hTokens())
-                .put("reasoning_tokens", e.reasoningTokens());
-        // P-7': a stream that ended before any usage frame: its cost is unknown, not zero
-        o.put("usage_missing", e.usageMissing());
-        o.put("cost", e.costMicros() / 1_000_000.0).put("ttft_ms", e.ttftMs()).put("latency_ms", e.latencyMs())
-                .put("client_ip", e.clientIp()).put("created_at", e.createdAt().toString());
-        return o;
-    }
-
-    private static JsonNode tree(String json) {
-        try {
-            return Documents.JSON.readTree(json);
-        } catch (Exception ex) {
-            return Documents.JSON.createArrayNode();
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.detour.admin;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.StoredText;
 import dev.detour.core.ValidationException;
 import java.time.Clock;
@@ -104,8 +103,8 @@ public final class SiteSettings {
         transactions.inTransaction(c -> {
             StoredSettings stored = c.settings();
             changes.keySet().forEach(name -> stored.put(name, Long.toString(merged.get(name)), clock.instant()));
-            audit.record(c, actor, "settings.update", "settings", 0, document(before).toString(),
-                    document(after).toString());
+            audit.record(c, actor, "settings.update", "settings", 0, audit.documents().settings(before),
+                    audit.documents().settings(after));
             return null;
         });
         Map<String, String> stillBad = new LinkedHashMap<>(unreadable);
@@ -149,12 +148,5 @@ public final class SiteSettings {
         } catch (NumberFormatException e) {
             return null;
         }
-    }
-
-    /** The JSON document: every setting by wire name. */
-    public static ObjectNode document(SettingValues values) {
-        ObjectNode o = Documents.JSON.createObjectNode();
-        values.values().forEach(o::put);
-        return o;
     }
 }

@@ -20,6 +20,8 @@ public record StoredAccount(
         long revision,
         Instant createdAt,
         Instant updatedAt) {
+    /** D-4: the unreadable "field" of an account whose group cannot be read; the account's own columns are fine. */
+    public static final String GROUP = "group";
 
     public long id() {
         return account.id();

@@ -2,6 +2,8 @@ package dev.detour.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.detour.adapter.api.Documents;
+import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.adapter.db.MyBatisRequestEvents;
 import dev.detour.adapter.db.MyBatisTransactions;
 import dev.detour.testkit.Rows;
@@ -41,8 +43,9 @@ class RetentionIT {
 
     @Test
     void theRetentionDaysSettingAppliesToTheNextPurge() {
-        AuditLog audit = new AuditLog(TestDatabase.database(), Clock.fixed(NOW, ZoneOffset.UTC));
-        SiteSettings settings = new SiteSettings(new MyBatisTransactions(TestDatabase.database()), audit,
+        MyBatisTransactions transactions = new MyBatisTransactions(TestDatabase.database(), new SecretBox(new byte[32]));
+        AuditLog audit = new AuditLog(transactions, Documents.AUDIT, Clock.fixed(NOW, ZoneOffset.UTC));
+        SiteSettings settings = new SiteSettings(transactions, audit,
                 Clock.fixed(NOW, ZoneOffset.UTC), SettingValues.defaults());
         Retention retention = new Retention(new MyBatisRequestEvents(TestDatabase.database()),
                 () -> settings.current().retentionDays(), 100);

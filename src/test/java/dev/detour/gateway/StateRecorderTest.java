@@ -8,25 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelState;
-import dev.detour.core.cooldown.CooldownRules;
-import dev.detour.core.cooldown.FailureOutcome;
-import dev.detour.core.cooldown.FailureTransition;
-import dev.detour.core.cooldown.SuccessOutcome;
 import dev.detour.core.failure.AttemptFacts;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClassifier;
 import dev.detour.core.selection.ModelStateKey;
 import dev.detour.testkit.AccountMother;
+import dev.detour.testkit.InMemoryPoolStore;
 import java.sql.SQLTransientConnectionException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -87,8 +81,8 @@ class StateRecorderTest {
         await(() -> writes.pending() == 0, "every write landed");
         assertTrue(health.available());
         assertEquals(List.of("failure 1", "failure 2", "success 1"), store.applied);
-        assertFalse(store.rows.containsKey(new ModelStateKey(1, "upstream-gpt")), "a's row cleared by its success");
-        assertEquals(1, store.rows.get(new ModelStateKey(2, "upstream-gpt")).transientFailureCount());
+        assertFalse(store.hasRow(new ModelStateKey(1, "upstream-gpt")), "a's row cleared by its success");
+        assertEquals(1, store.row(new ModelStateKey(2, "upstream-gpt")).transientFailureCount());
     }
 
     @Test
@@ -106,7 +100,7 @@ class StateRecorderTest {
         store.commitThenFail = 1; // the commit reaches the database, its answer is lost
         recorder.onFailure(a, "upstream-gpt", failure503(), T0);
         await(() -> writes.pending() == 0, "the write was retried and confirmed");
-        assertEquals(1, store.rows.get(new ModelStateKey(1, "upstream-gpt")).transientFailureCount());
+        assertEquals(1, store.row(new ModelStateKey(1, "upstream-gpt")).transientFailureCount());
         assertEquals(List.of("failure 1"), store.applied);
     }
 
@@ -125,70 +119,63 @@ class StateRecorderTest {
         }
     }
 
-    /** A PoolStore in memory whose writes fail like a frozen database while {@code down}. */
+    /**
+     * The test kit's in-memory store (the same pure state rules as the MyBatis store), whose writes
+     * fail like a frozen database while {@code down}; {@code applied} lists the writes that changed it.
+     */
     private static final class FlakyStore implements PoolStore {
-        final Map<Long, Account> accounts = new HashMap<>();
-        final Map<ModelStateKey, ModelState> rows = new HashMap<>();
-        final Set<String> ledger = new HashSet<>();
+        final InMemoryPoolStore memory = new InMemoryPoolStore();
         final List<String> applied = new ArrayList<>();
         volatile boolean down;
         volatile int commitThenFail;
-        long revision = 1;
 
         FlakyStore(List<Account> initial) {
-            initial.forEach(x -> accounts.put(x.id(), x));
+            initial.forEach(x -> memory.account(x, "sk-" + x.id()));
         }
 
         @Override
-        public synchronized PoolData load() {
-            return new PoolData(revision, List.copyOf(accounts.values()), List.copyOf(rows.values()), Map.of(),
-                    Map.of(), Map.of(), Map.of());
+        public PoolData load() {
+            return memory.load();
         }
 
         @Override
-        public synchronized long revision() {
-            return revision;
+        public long revision() {
+            return memory.revision();
         }
 
         @Override
         public synchronized StateChange recordFailure(String writeId, long accountId, String modelKey,
                 Failure failure, Instant at) {
             refuseWhileDown();
-            Account account = accounts.get(accountId);
-            if (ledger.add(writeId)) {
-                FailureOutcome outcome = FailureTransition.apply(account, rowsOf(accountId), Set.of(), modelKey,
-                        failure, at);
-                account = outcome.applyTo(account);
-                accounts.put(accountId, account);
-                if (outcome.modelRow() != null) {
-                    rows.put(new ModelStateKey(accountId, modelKey), outcome.modelRow());
-                }
-                applied.add("failure " + accountId);
-                revision++;
-            }
+            long before = memory.revision();
+            StateChange change = memory.recordFailure(writeId, accountId, modelKey, failure, at);
+            noteApplied(before, "failure " + accountId);
             loseTheAnswerOnce();
-            return new StateChange(account, rowsOf(accountId), false);
+            return change;
         }
 
         @Override
         public synchronized StateChange recordSuccess(String writeId, long accountId, String modelKey,
                 boolean modelTest, Instant at) {
             refuseWhileDown();
-            Account account = accounts.get(accountId);
-            if (ledger.add(writeId)) {
-                SuccessOutcome outcome = CooldownRules.afterSuccess(account,
-                        rows.get(new ModelStateKey(accountId, modelKey)), modelTest, at);
-                account = outcome.applyTo(account);
-                accounts.put(accountId, account);
-                rows.remove(new ModelStateKey(accountId, modelKey));
-                applied.add("success " + accountId);
-                revision++;
-            }
-            return new StateChange(account, rowsOf(accountId), false);
+            long before = memory.revision();
+            StateChange change = memory.recordSuccess(writeId, accountId, modelKey, modelTest, at);
+            noteApplied(before, "success " + accountId);
+            return change;
         }
 
-        private List<ModelState> rowsOf(long accountId) {
-            return rows.values().stream().filter(r -> r.accountId() == accountId).toList();
+        ModelState row(ModelStateKey key) {
+            return memory.row(key.accountId(), key.modelKey());
+        }
+
+        boolean hasRow(ModelStateKey key) {
+            return row(key) != null;
+        }
+
+        private void noteApplied(long revisionBefore, String write) {
+            if (memory.revision() != revisionBefore) {
+                applied.add(write);
+            }
         }
 
         private void refuseWhileDown() {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.admin.AccountAdmin;
 import dev.detour.admin.AccountStateView;
-import dev.detour.admin.Documents;
 import dev.detour.admin.ModelAdmin;
 import dev.detour.admin.StoredAccount;
 import java.util.List;

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.admin.AuditEntry;
 import dev.detour.admin.AuditLog;
-import dev.detour.admin.Documents;
 import dev.detour.core.ValidationException;
 
 /** {@code GET /admin/api/audit?limit=N}: the newest audit entries (U-6), before/after as JSON. */

@@ -2,7 +2,6 @@ package dev.detour.adapter.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.admin.Documents;
 import dev.detour.core.cluster.RegisteredInstance;
 import dev.detour.gateway.InstanceRegistry;
 import java.time.Instant;

@@ -2,7 +2,6 @@ package dev.detour.adapter.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.admin.Documents;
 import dev.detour.admin.KeyAdmin;
 
 /** {@code /admin/api/keys} and {@code /admin/api/keys/{id}}; POST returns the key, the only time it is shown. */
@@ -19,7 +18,7 @@ final class KeysApi {
                 case "GET" -> ApiResponse.ok(list());
                 case "POST" -> {
                     KeyAdmin.CreatedKey created = keys.create(request.actor(), request.body().get());
-                    yield ApiResponse.created(KeyAdmin.document(created.row()).put("key", created.key()));
+                    yield ApiResponse.created(Documents.key(created.stored()).put("key", created.key()));
                 }
                 default -> throw ApiException.methodNotAllowed();
             };
@@ -30,15 +29,15 @@ final class KeysApi {
             }
             // K-1: the new secret is shown once, like at creation
             KeyAdmin.CreatedKey rotated = keys.rotate(request.actor(), request.id());
-            return ApiResponse.ok(KeyAdmin.document(rotated.row()).put("key", rotated.key()));
+            return ApiResponse.ok(Documents.key(rotated.stored()).put("key", rotated.key()));
         }
         if (request.segments().size() != 2) {
             throw ApiException.notFound();
         }
         long id = request.id();
         return switch (request.method()) {
-            case "GET" -> ApiResponse.ok(KeyAdmin.document(keys.get(id)));
-            case "PUT" -> ApiResponse.ok(KeyAdmin.document(keys.update(request.actor(), id, request.body().get())));
+            case "GET" -> ApiResponse.ok(Documents.key(keys.get(id)));
+            case "PUT" -> ApiResponse.ok(Documents.key(keys.update(request.actor(), id, request.body().get())));
             case "DELETE" -> {
                 keys.delete(request.actor(), id);
                 yield ApiResponse.noContent();
@@ -50,7 +49,7 @@ final class KeysApi {
     private ObjectNode list() {
         ObjectNode page = Documents.JSON.createObjectNode();
         ArrayNode items = page.putArray("items");
-        keys.list().forEach(k -> items.add(KeyAdmin.document(k)));
+        keys.list().forEach(k -> items.add(Documents.key(k)));
         return page;
     }
 }

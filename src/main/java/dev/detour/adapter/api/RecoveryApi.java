@@ -1,7 +1,6 @@
 package dev.detour.adapter.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.admin.Documents;
 import dev.detour.admin.RecoveryAdmin;
 import dev.detour.recovery.ModelTestResult;
 import java.util.List;

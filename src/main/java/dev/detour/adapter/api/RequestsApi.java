@@ -2,7 +2,6 @@ package dev.detour.adapter.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.admin.Documents;
 import dev.detour.admin.NotFoundException;
 import dev.detour.admin.RequestLog;
 import dev.detour.core.ValidationException;
@@ -21,7 +20,7 @@ final class RequestsApi {
         }
         if (request.segments().size() == 2) {
             String id = request.segments().get(1);
-            return ApiResponse.ok(RequestLog.document(log.find(id)
+            return ApiResponse.ok(Documents.request(log.find(id)
                     .orElseThrow(() -> new NotFoundException("request " + id + " is not in the log"))));
         }
         if (request.segments().size() != 1) {
@@ -33,7 +32,7 @@ final class RequestsApi {
                 request.query().apply("cursor"));
         ObjectNode body = Documents.JSON.createObjectNode();
         ArrayNode items = body.putArray("items");
-        page.items().forEach(e -> items.add(RequestLog.document(e)));
+        page.items().forEach(e -> items.add(Documents.request(e)));
         body.put("next_cursor", page.nextCursor());
         return ApiResponse.ok(body);
     }

@@ -20,8 +20,8 @@ final class SettingsApi {
             throw ApiException.notFound();
         }
         return switch (request.method()) {
-            case "GET" -> ApiResponse.ok(SiteSettings.document(settings.current()));
-            case "PUT" -> ApiResponse.ok(SiteSettings.document(settings.update(changes(request.body().get()),
+            case "GET" -> ApiResponse.ok(Documents.settings(settings.current()));
+            case "PUT" -> ApiResponse.ok(Documents.settings(settings.update(changes(request.body().get()),
                     request.actor())));
             default -> throw ApiException.methodNotAllowed();
         };

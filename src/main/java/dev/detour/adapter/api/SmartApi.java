@@ -3,7 +3,6 @@ package dev.detour.adapter.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.admin.BlockAdmin;
-import dev.detour.admin.Documents;
 import dev.detour.admin.PriceAdmin;
 
 /** {@code GET/PUT /admin/api/prices} (S-3) and {@code GET/POST /admin/api/blocks}, {@code DELETE …/blocks/{id}} (S-10). */
@@ -21,8 +20,8 @@ final class SmartApi {
             throw ApiException.notFound();
         }
         return switch (request.method()) {
-            case "GET" -> ApiResponse.ok(PriceAdmin.document(prices.list()));
-            case "PUT" -> ApiResponse.ok(PriceAdmin.document(prices.replace(request.actor(), request.body().get())));
+            case "GET" -> ApiResponse.ok(Documents.prices(prices.list()));
+            case "PUT" -> ApiResponse.ok(Documents.prices(prices.replace(request.actor(), SmartJson.prices(request.body().get()))));
             default -> throw ApiException.methodNotAllowed();
         };
     }
@@ -33,11 +32,11 @@ final class SmartApi {
                 case "GET" -> {
                     ObjectNode page = Documents.JSON.createObjectNode();
                     ArrayNode items = page.putArray("items");
-                    blocks.list().forEach(b -> items.add(BlockAdmin.document(b)));
+                    blocks.list().forEach(b -> items.add(Documents.block(b)));
                     yield ApiResponse.ok(page);
                 }
-                case "POST" -> ApiResponse.created(BlockAdmin.document(blocks.create(request.actor(),
-                        request.body().get())));
+                case "POST" -> ApiResponse.created(Documents.block(blocks.create(request.actor(),
+                        SmartJson.block(request.body().get()))));
                 default -> throw ApiException.methodNotAllowed();
             };
         }

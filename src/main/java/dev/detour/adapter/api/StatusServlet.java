@@ -2,7 +2,6 @@ package dev.detour.adapter.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.admin.Documents;
 import dev.detour.core.account.Account;
 import dev.detour.core.cooldown.RateLimitLedger;
 import dev.detour.core.selection.GroupView;

@@ -25,7 +25,4 @@ public interface AccountMapper {
 
     /** D-4: an operator's update repairs a stored status nobody can read: back to ok. */
     int updateUnreadableStatus(long id);
-
-    /** O-4: other instances refresh their snapshot when this moves. */
-    int bumpPoolRevision();
 }

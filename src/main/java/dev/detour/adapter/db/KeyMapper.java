@@ -1,18 +1,24 @@
 package dev.detour.adapter.db;
 
+import dev.detour.admin.DetourKey;
+import java.time.Instant;
 import java.util.List;
+import org.apache.ibatis.annotations.Param;
 
 public interface KeyMapper {
-    int insert(KeyRow row);
+    int insert(DetourKey row);
 
     /** The id of this session's last insert (rows are records: MyBatis cannot write it back). */
     long selectLastInsertId();
 
-    List<KeyRow> selectAll();
+    List<DetourKey> selectAll();
 
-    KeyRow selectById(long id);
+    DetourKey selectById(long id);
 
-    int update(KeyRow row);
+    int update(DetourKey row);
+
+    int updateSecret(@Param("id") long id, @Param("keyHash") String keyHash, @Param("keyHint") String keyHint,
+            @Param("updatedAt") Instant updatedAt);
 
     int deleteById(long id);
 }

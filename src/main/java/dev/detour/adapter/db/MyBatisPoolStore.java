@@ -2,7 +2,7 @@ package dev.detour.adapter.db;
 
 import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.admin.AccountGroup;
-import dev.detour.admin.AccountRows;
+import dev.detour.admin.DetourKey;
 import dev.detour.admin.KeyPolicies;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.ModelState;
@@ -56,7 +56,7 @@ public final class MyBatisPoolStore implements PoolStore {
                         "on".equals(g.haltPolicy()), g.haltStreak(), g.haltReason())); // S-9
             }
             Map<String, KeyEntry> keys = new HashMap<>();
-            for (KeyRow k : s.getMapper(KeyMapper.class).selectAll()) {
+            for (DetourKey k : s.getMapper(KeyMapper.class).selectAll()) {
                 var policy = KeyPolicies.readStored(k.policyJson()); // D-4: unreadable → refused, never unrestricted
                 keys.put(k.keyHash(), new KeyEntry(k.id(), k.name(), k.enabled(), k.expiresAt(),
                         policy.orElse(KeyPolicy.UNRESTRICTED), policy.isEmpty() ? KeyPolicies.UNREADABLE : null));

@@ -1,6 +1,5 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.AccountRows;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
 import dev.detour.core.account.ModelState;

@@ -1,16 +1,22 @@
 package dev.detour.adapter.db;
 
+import dev.detour.admin.Accounts;
 import dev.detour.admin.AuditEntry;
 import dev.detour.admin.Changes;
+import dev.detour.admin.DetourKeys;
 import dev.detour.admin.Groups;
 import dev.detour.admin.ModelStates;
+import dev.detour.admin.NameTakenException;
 import dev.detour.admin.RecoveryActions;
+import dev.detour.admin.SecretSealer;
 import dev.detour.admin.SmartRules;
 import dev.detour.admin.StoredSettings;
 import dev.detour.admin.Transactions;
 import dev.detour.gateway.PoolStore.StateChange;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -19,25 +25,55 @@ import org.apache.ibatis.session.SqlSession;
 /** The admin use cases' unit of work: one MyBatis session, committed at the end of the work. */
 public final class MyBatisTransactions implements Transactions {
     private final Database database;
+    /** Reading an account tells whether its sealed key still opens (D-4). */
+    private final SecretSealer secrets;
 
-    public MyBatisTransactions(Database database) {
+    public MyBatisTransactions(Database database, SecretSealer secrets) {
         this.database = database;
+        this.secrets = secrets;
     }
 
     @Override
     public <T> T inTransaction(Function<Changes, T> work) {
-        return database.inTransaction(s -> work.apply(new SessionChanges(s)));
+        try {
+            return database.inTransaction(s -> work.apply(new SessionChanges(s, secrets)));
+        } catch (RuntimeException e) {
+            if (isDuplicateKey(e)) {
+                throw new NameTakenException(e);
+            }
+            throw e;
+        }
     }
 
     @Override
     public <T> T read(Function<Changes, T> work) {
-        return database.read(s -> work.apply(new SessionChanges(s)));
+        return database.read(s -> work.apply(new SessionChanges(s, secrets)));
     }
 
-    private record SessionChanges(SqlSession session) implements Changes {
+    /** MariaDB 1062: a unique key raced past the use case's own check. */
+    private static boolean isDuplicateKey(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getErrorCode() == 1062) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private record SessionChanges(SqlSession session, SecretSealer secrets) implements Changes {
+        @Override
+        public Accounts accounts() {
+            return new MyBatisAccounts(session.getMapper(AccountMapper.class), secrets);
+        }
+
         @Override
         public Groups groups() {
             return new MyBatisGroups(session.getMapper(GroupMapper.class));
+        }
+
+        @Override
+        public DetourKeys keys() {
+            return new MyBatisDetourKeys(session.getMapper(KeyMapper.class));
         }
 
         @Override
@@ -86,6 +122,11 @@ public final class MyBatisTransactions implements Transactions {
         @Override
         public void audit(AuditEntry entry) {
             session.getMapper(AuditMapper.class).insert(entry);
+        }
+
+        @Override
+        public List<AuditEntry> recentAudit(int limit) {
+            return session.getMapper(AuditMapper.class).selectRecent(limit);
         }
 
         @Override

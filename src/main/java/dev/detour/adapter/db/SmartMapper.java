@@ -26,9 +26,6 @@ public interface SmartMapper {
 
     List<KeySpentRow> selectSpent();
 
-    int updateKeySecret(@Param("id") long id, @Param("keyHash") String keyHash, @Param("keyHint") String keyHint,
-            @Param("updatedAt") Instant updatedAt);
-
     int upsertResponseBinding(@Param("responseId") String responseId, @Param("accountId") long accountId,
             @Param("expiresAt") Instant expiresAt);
 

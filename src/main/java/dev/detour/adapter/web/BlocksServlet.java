@@ -2,7 +2,7 @@ package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
 import dev.detour.admin.BlockAdmin;
-import dev.detour.admin.Documents;
+import dev.detour.admin.BlockDraft;
 import dev.detour.gateway.PoolSnapshot;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
@@ -22,10 +22,8 @@ final class BlocksServlet extends TablePageServlet {
             blocks.delete(Actors.of(request), Long.parseLong(request.getParameter("delete")));
             return;
         }
-        var body = Documents.JSON.createObjectNode().put("scope", request.getParameter("scope"))
-                .put("value", request.getParameter("value")).put("reason", request.getParameter("reason"))
-                .put("expires_at", request.getParameter("expires_at"));
-        blocks.create(Actors.of(request), body);
+        blocks.create(Actors.of(request), new BlockDraft(request.getParameter("scope"), request.getParameter("value"),
+                request.getParameter("reason"), request.getParameter("expires_at")));
     }
 
     @Override

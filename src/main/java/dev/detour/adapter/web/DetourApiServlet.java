@@ -3,6 +3,7 @@ package dev.detour.adapter.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.proxy.ClientAddress;
 import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.admin.RequestLog;
@@ -87,7 +88,7 @@ final class DetourApiServlet extends HttpServlet {
             error(response, 404, "not_found", "no request " + requestId + " for this key");
             return;
         }
-        write(response, 200, explanations.explain(snapshot.view(), RequestLog.document(event.get())));
+        write(response, 200, explanations.explain(snapshot.view(), Documents.request(event.get())));
     }
 
     private void preview(HttpServletRequest request, HttpServletResponse response, KeyEntry key) throws IOException {

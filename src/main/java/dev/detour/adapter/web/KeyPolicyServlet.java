@@ -3,8 +3,8 @@ package dev.detour.adapter.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.view.View;
-import dev.detour.admin.Documents;
 import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.NotFoundException;
 import dev.detour.core.ValidationException;
@@ -39,7 +39,7 @@ final class KeyPolicyServlet extends HttpServlet {
             return;
         }
         try {
-            render(request, response, KeyAdmin.document(keys.get(id)), null, null, false);
+            render(request, response, Documents.key(keys.get(id)), null, null, false);
         } catch (NotFoundException e) {
             response.sendError(404);
         }
@@ -59,7 +59,7 @@ final class KeyPolicyServlet extends HttpServlet {
                 case "rotate" -> {
                     KeyAdmin.CreatedKey rotated = keys.rotate(Actors.of(request), id);
                     snapshot.reload();
-                    render(request, response, KeyAdmin.document(rotated.row()), null, rotated.key(), false);
+                    render(request, response, Documents.key(rotated.stored()), null, rotated.key(), false);
                 }
                 case "delete" -> {
                     keys.delete(Actors.of(request), id);
@@ -77,12 +77,12 @@ final class KeyPolicyServlet extends HttpServlet {
     private void save(HttpServletRequest request, HttpServletResponse response, long id) throws IOException {
         ObjectNode body = formToJson(request);
         try {
-            ObjectNode saved = KeyAdmin.document(keys.update(Actors.of(request), id, body));
+            ObjectNode saved = Documents.key(keys.update(Actors.of(request), id, body));
             snapshot.reload();
             render(request, response, saved, null, null, true);
         } catch (ValidationException e) {
             response.setStatus(422);
-            ObjectNode shown = KeyAdmin.document(keys.get(id));
+            ObjectNode shown = Documents.key(keys.get(id));
             render(request, response, shown, e, null, false);
         }
     }

@@ -1,8 +1,8 @@
 package dev.detour.adapter.web;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.view.View;
-import dev.detour.admin.Documents;
 import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.NotFoundException;
 import dev.detour.core.ValidationException;

@@ -1,13 +1,14 @@
 package dev.detour.adapter.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.RequestLog;
+import dev.detour.core.security.FailureDelays;
+import dev.detour.core.selection.ModelCatalog;
 import dev.detour.gateway.Explanations;
 import dev.detour.gateway.KeyEntry;
 import dev.detour.gateway.RouteStates;
-import dev.detour.core.security.FailureDelays;
-import dev.detour.core.selection.ModelCatalog;
 import dev.detour.recovery.RouteChecks;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -182,7 +183,7 @@ final class MyRoutesServlet extends HttpServlet {
     private List<RequestLine> lines(RequestLog.Page page) {
         List<RequestLine> lines = new ArrayList<>();
         page.items().forEach(row -> {
-            JsonNode e = explanations.explain(deps.snapshot().view(), RequestLog.document(row));
+            JsonNode e = explanations.explain(deps.snapshot().view(), Documents.request(row));
             List<String> attempts = new ArrayList<>();
             e.path("attempts").forEach(a -> attempts.add(routeName(a) + " → "
                     + (a.path("status").isNull() ? "—" : a.path("status").asText()) + " "

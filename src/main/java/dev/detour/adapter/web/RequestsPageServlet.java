@@ -1,8 +1,8 @@
 package dev.detour.adapter.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.view.View;
-import dev.detour.admin.Documents;
 import dev.detour.admin.LoggedRequest;
 import dev.detour.admin.RequestFilter;
 import dev.detour.admin.RequestLog;

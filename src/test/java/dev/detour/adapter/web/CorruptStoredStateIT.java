@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.adapter.crypto.SecretBox;
-import dev.detour.admin.AccountRows;
+import dev.detour.adapter.db.AccountRows;
 import dev.detour.admin.KeyPolicies;
 import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;

@@ -1,7 +1,7 @@
-package dev.detour.admin;
+package dev.detour.adapter.db;
 
-import dev.detour.adapter.db.AccountConfigRow;
-import dev.detour.adapter.db.AccountRow;
+import dev.detour.admin.AccountPatch;
+import dev.detour.admin.StoredAccount;
 
 /**
  * D-4: an update of a {@code config_error} account repairs exactly the unreadable fields it sends.

@@ -1,10 +1,10 @@
-package dev.detour.admin;
+package dev.detour.adapter.db;
 
-import dev.detour.adapter.db.AccountConfigRow;
-import dev.detour.adapter.db.AccountJsonColumns;
-import dev.detour.adapter.db.AccountPolicyColumns;
-import dev.detour.adapter.db.AccountRow;
-import dev.detour.adapter.db.CorruptColumnException;
+import dev.detour.admin.AccountConfig;
+import dev.detour.admin.AccountRules;
+import dev.detour.admin.GroupRules;
+import dev.detour.admin.SecretSealer;
+import dev.detour.admin.StoredAccount;
 import dev.detour.core.StoredText;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.Account;
@@ -35,8 +35,6 @@ import java.util.stream.Collectors;
 public final class AccountRows {
     /** D-4: the reason shown for an upstream key sealed under another master key (lost or replaced). */
     public static final String KEY_DOES_NOT_OPEN = "does not decrypt with the current master key";
-    /** D-4: the unreadable "field" of an account whose group cannot be read; the account's own columns are fine. */
-    public static final String GROUP = "group";
 
     private AccountRows() {
     }
@@ -76,7 +74,7 @@ public final class AccountRows {
                 problems.read("backoff", () -> AccountPolicyColumns.readBackoff(row.backoffJson()), BackoffPolicy.DEFAULTS));
         AccountStatus status = problems.read("status", () -> status(row.status()), AccountStatus.ERROR);
         problems.read("api_key", () -> keyCheck.opens(row) ? null : fail(KEY_DOES_NOT_OPEN), null);
-        problems.read(GROUP, () -> group(row), null);
+        problems.read(StoredAccount.GROUP, () -> group(row), null);
         Account account = new Account(row.id(), config.name(), config.groupId(), config.platform(), config.baseUrl(),
                 config.mappings(), config.effectiveFamilies(), config.priority(), config.weight(), config.enabled(),
                 row.archived(), status, config.quotaRemaining(), config.maxInFlight(),

@@ -1,4 +1,4 @@
-package dev.detour.admin;
+package dev.detour.adapter.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.adapter.crypto.SecretBox;
-import dev.detour.adapter.db.AccountRow;
+import dev.detour.adapter.api.Documents;
+import dev.detour.admin.StoredAccount;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
 import dev.detour.core.account.BackoffPolicy;
