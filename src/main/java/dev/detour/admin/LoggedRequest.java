@@ -2,7 +2,8 @@ package dev.detour.admin;
 
 import java.time.Instant;
 
-/** One answered request as the request log keeps it; attempts and rejections are JSON text; usageMissing is P-7'. */
+/** One answered request as the request log keeps it; attempts and rejections are JSON text; usageMissing is P-7',
+ * queuedMs L-2 (null: it never waited). */
 public record LoggedRequest(
         Long id,
         String requestId,
@@ -28,7 +29,8 @@ public record LoggedRequest(
         int latencyMs,
         String clientIp,
         Instant createdAt,
-        boolean usageMissing) {
+        boolean usageMissing,
+        Integer queuedMs) {
 
     /** How many upstream attempts the chain holds (one JSON object each, each with an account_id). */
     public int attemptCount() {

@@ -7,6 +7,7 @@ import java.util.Locale;
 /**
  * The route receipt (SPEC §1): exactly one per client request (N-4), written asynchronously.
  * {@code usageMissing} (P-7'): a relayed stream ended before any usage frame, so its cost is unknown.
+ * {@code queuedMs} (L-2): how long it waited in the queue for a lease; null when it never waited.
  */
 public record RequestEvent(
         String requestId,
@@ -29,10 +30,21 @@ public record RequestEvent(
         int latencyMs,
         String clientIp,
         Instant createdAt,
-        boolean usageMissing) {
+        boolean usageMissing,
+        Integer queuedMs) {
 
     /** D-5: the error code of a request the process died under (logged from the journal at the next start). */
     public static final String INTERRUPTED = "detour.interrupted";
+
+    /** An event of a request that never waited in the queue. */
+    public RequestEvent(String requestId, Long keyId, String endpoint, String requestedModel, String modelKey,
+            boolean stream, Long accountId, Long groupId, Outcome outcome, int status, String errorCode,
+            String reasonCode, List<AttemptRecord> attempts, List<RejectionRecord> rejections, Usage usage,
+            long costMicros, Integer ttftMs, int latencyMs, String clientIp, Instant createdAt, boolean usageMissing) {
+        this(requestId, keyId, endpoint, requestedModel, modelKey, stream, accountId, groupId, outcome, status,
+                errorCode, reasonCode, attempts, rejections, usage, costMicros, ttftMs, latencyMs, clientIp, createdAt,
+                usageMissing, null);
+    }
 
     /** An event whose usage is known, or that has none to know (buffered answers, refusals, model tests). */
     public RequestEvent(String requestId, Long keyId, String endpoint, String requestedModel, String modelKey,

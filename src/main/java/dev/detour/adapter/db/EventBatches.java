@@ -37,8 +37,8 @@ final class EventBatches {
     private static final String INSERT_EVENT = "INSERT IGNORE INTO request_events (request_id, key_id, endpoint,"
             + " requested_model, model_key, stream, account_id, group_id, outcome, status, error_code, reason_code,"
             + " attempts_json, rejections_json, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,"
-            + " cost_micros, ttft_ms, latency_ms, client_ip, created_at, usage_missing)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " cost_micros, ttft_ms, latency_ms, client_ip, created_at, usage_missing,"
+            + " queued_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String ADD_SPENT = "UPDATE detour_keys SET spent_micros = spent_micros + ? WHERE id = ?";
     private static final String TOUCH_ACCOUNT = "UPDATE accounts SET success_count = success_count + ?,"
             + " error_count = error_count + ?, last_used_at = GREATEST(COALESCE(last_used_at, ?), ?) WHERE id = ?";
@@ -174,6 +174,11 @@ final class EventBatches {
         ps.setString(22, e.clientIp());
         setTime(ps, 23, e.createdAt());
         ps.setBoolean(24, e.usageMissing());
+        if (e.queuedMs() == null) {
+            ps.setNull(25, Types.INTEGER);
+        } else {
+            ps.setInt(25, e.queuedMs());
+        }
     }
 
     private static void addSpend(Connection c, List<RequestEvent> events) throws SQLException {
