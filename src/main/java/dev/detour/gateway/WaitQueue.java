@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -29,8 +29,7 @@ public final class WaitQueue implements AutoCloseable {
         this.leases = Objects.requireNonNull(leases);
         this.limits = Objects.requireNonNull(limits);
         this.clock = Objects.requireNonNull(clock);
-        this.timer = new ScheduledThreadPoolExecutor(1, Executors.defaultThreadFactory());
-        timer.setThreadFactory(r -> {
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "detour-queue-timer");
             t.setDaemon(true);
             return t;
@@ -63,8 +62,14 @@ public final class WaitQueue implements AutoCloseable {
         if (waiter.ended()) {
             return waiter.await();
         }
-        ScheduledFuture<?> expiry = timer.schedule(this::expireDue,
-                Math.max(0, Duration.between(clock.instant(), deadline).toMillis()), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> expiry;
+        try {
+            long delay = Math.max(0, Duration.between(clock.instant(), deadline).toMillis());
+            expiry = timer.schedule(this::expireDue, delay, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            leases.leave(waiter, Waiter.Outcome.STOPPING); // joined while Detour stops: no wait
+            return waiter.await();
+        }
         Runnable stopWatching = client.watchGone(() -> leases.leave(waiter, Waiter.Outcome.CLIENT_GONE));
         try {
             return waiter.await();
