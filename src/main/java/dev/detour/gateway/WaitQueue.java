@@ -10,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -24,6 +25,15 @@ public final class WaitQueue implements AutoCloseable {
     private final Supplier<QueueLimits> limits;
     private final Clock clock;
     private final ScheduledThreadPoolExecutor timer;
+    private final LongAdder waits = new LongAdder();
+    private final LongAdder waitedMs = new LongAdder();
+
+    /**
+     * What the dashboard shows: requests waiting now and the waits this instance has seen since it started
+     * (how many, and their average in milliseconds, whether they ended with a lease or not).
+     */
+    public record Figures(int waiting, long waits, long averageWaitMs) {
+    }
 
     public WaitQueue(Leases leases, Supplier<QueueLimits> limits, Clock clock) {
         this.leases = Objects.requireNonNull(leases);
@@ -71,11 +81,14 @@ public final class WaitQueue implements AutoCloseable {
             return waiter.await();
         }
         Runnable stopWatching = client.watchGone(() -> leases.leave(waiter, Waiter.Outcome.CLIENT_GONE));
+        long started = System.nanoTime();
         try {
             return waiter.await();
         } finally {
             stopWatching.run();
             expiry.cancel(false);
+            waits.increment();
+            waitedMs.add((System.nanoTime() - started) / 1_000_000);
         }
     }
 
@@ -87,6 +100,11 @@ public final class WaitQueue implements AutoCloseable {
     /** Requests waiting now, every model together. */
     public int waiting() {
         return leases.waiting();
+    }
+
+    public Figures figures() {
+        long count = waits.sum();
+        return new Figures(leases.waiting(), count, count == 0 ? 0 : waitedMs.sum() / count);
     }
 
     /** D-3: lets every waiter go (each answers its 503) and stops the timer. */

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.fake.FakeUpstream;
 import dev.detour.fake.RecordedRequest;
 import dev.detour.fake.Reply;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.KeepAliveClient;
+import dev.detour.testkit.OneUpstreamCase;
 import dev.detour.testkit.RawHttpClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,29 +33,23 @@ import org.junit.jupiter.api.Test;
  * (one latch per upstream request), so "full", "waiting" and "a lease given back" happen exactly when the
  * test says. The wait bound is reached by moving the app's clock and running the queue's timer.
  */
-class WaitQueueIT {
+class WaitQueueIT extends OneUpstreamCase {
     private static final String MAPS = "[{\"from\":\"gpt-q\",\"to\":\"upstream-q\"}]";
     private static final int CLIENTS = 20;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final List<CountDownLatch> answers = IntStream.range(0, CLIENTS + 2).mapToObj(i -> new CountDownLatch(1))
             .toList();
     private final AtomicInteger arrived = new AtomicInteger();
-    private Gateway gw;
-    private FakeUpstream upstream;
 
     @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        upstream = FakeUpstream.start();
+    void holdEveryAnswer() {
         // the n-th request at the upstream is answered once answers[n] opens
         upstream.handler(r -> Reply.stallBeforeHeaders().releasedBy(answers.get(arrived.getAndIncrement())));
     }
 
     @AfterEach
-    void stop() {
+    void releaseEveryAnswer() {
         answers.forEach(CountDownLatch::countDown);
-        gw.close();
-        upstream.close();
     }
 
     private static String body(String client) {
@@ -173,19 +169,34 @@ class WaitQueueIT {
     private KeepAliveClient.Answer sendOn(KeepAliveClient connection, String client) {
         try {
             return connection.send("POST", "/v1/chat/completions", gw.key(), body(client));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
+    }
+
+    /** With {@code settings}: "first" holds the one lease of a max_in_flight 1 account, {@code second} waits. */
+    private List<CompletableFuture<HttpResponse<String>>> oneHeldOneWaiting(String settings, String second) {
+        gw.admin("PUT", "/settings", settings);
+        gw.account("a", upstream, MAPS, "{\"max_in_flight\":1}");
+        CompletableFuture<HttpResponse<String>> first = send("first");
+        awaitAtUpstream(1);
+        CompletableFuture<HttpResponse<String>> waiter = send(second);
+        Gateway.await(() -> waiting() == 1, "the second client waits");
+        return List.of(first, waiter);
+    }
+
+    /** The 503 a request gets when every route stays full. */
+    private static void assertAtCapacity(HttpResponse<String> refused) {
+        assertEquals(503, refused.statusCode(), refused.body());
+        assertEquals("route_pool.at_capacity", code(refused));
+        assertEquals("1", refused.headers().firstValue("retry-after").orElse(null));
     }
 
     @Test
     void aWaitThatReachesQueueWaitSecondsAnswers503AtCapacityWithRetryAfter() {
-        gw.admin("PUT", "/settings", "{\"queue_wait_seconds\":5}");
-        gw.account("a", upstream, MAPS, "{\"max_in_flight\":1}");
-        CompletableFuture<HttpResponse<String>> first = send("first");
-        awaitAtUpstream(1);
-        CompletableFuture<HttpResponse<String>> late = send("late");
-        Gateway.await(() -> waiting() == 1, "the second client waits");
+        List<CompletableFuture<HttpResponse<String>>> calls = oneHeldOneWaiting("{\"queue_wait_seconds\":5}", "late");
+        CompletableFuture<HttpResponse<String>> first = calls.get(0);
+        CompletableFuture<HttpResponse<String>> late = calls.get(1);
 
         gw.clock.advance(Duration.ofSeconds(4));
         gw.app.waitQueue().expireDue();
@@ -194,10 +205,7 @@ class WaitQueueIT {
         gw.clock.advance(Duration.ofSeconds(1));
         gw.app.waitQueue().expireDue();
 
-        HttpResponse<String> refused = late.join();
-        assertEquals(503, refused.statusCode(), refused.body());
-        assertEquals("route_pool.at_capacity", code(refused));
-        assertEquals("1", refused.headers().firstValue("retry-after").orElse(null));
+        assertAtCapacity(late.join());
         assertEquals(0, waiting());
         answers.get(0).countDown();
         assertEquals(200, first.join().statusCode());
@@ -208,25 +216,17 @@ class WaitQueueIT {
 
     @Test
     void aFullQueueAnswers503AtOnce() {
-        gw.admin("PUT", "/settings", "{\"queue_max_length\":1}");
-        gw.account("a", upstream, MAPS, "{\"max_in_flight\":1}");
-        CompletableFuture<HttpResponse<String>> first = send("first");
-        awaitAtUpstream(1);
-        CompletableFuture<HttpResponse<String>> second = send("second");
-        Gateway.await(() -> waiting() == 1, "the second client waits");
+        List<CompletableFuture<HttpResponse<String>>> calls = oneHeldOneWaiting("{\"queue_max_length\":1}", "second");
 
         HttpResponse<String> refused = send("third").join(); // answered while the first is still held
 
-        assertEquals(503, refused.statusCode(), refused.body());
-        assertEquals("route_pool.at_capacity", code(refused));
-        assertEquals("1", refused.headers().firstValue("retry-after").orElse(null));
+        assertAtCapacity(refused);
         assertTrue(refused.body().contains("queue"), refused.body());
         assertEquals(1, waiting(), "the waiter keeps its place");
         answers.get(0).countDown();
         awaitAtUpstream(2);
         answers.get(1).countDown();
-        assertEquals(200, first.join().statusCode());
-        assertEquals(200, second.join().statusCode());
+        calls.forEach(c -> assertEquals(200, c.join().statusCode()));
     }
 
     @Test
@@ -238,8 +238,7 @@ class WaitQueueIT {
 
         HttpResponse<String> refused = send("second").join();
 
-        assertEquals(503, refused.statusCode(), refused.body());
-        assertEquals("route_pool.at_capacity", code(refused));
+        assertAtCapacity(refused);
         assertEquals(0, waiting());
         answers.get(0).countDown();
         assertEquals(200, first.join().statusCode());
