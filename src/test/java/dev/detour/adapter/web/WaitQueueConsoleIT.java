@@ -46,7 +46,7 @@ class WaitQueueConsoleIT extends ConsoleCase {
     }
 
     @Test
-    void theDashboardShowsWhoWaitsAndTheDetailHowLongItWaited() throws Exception {
+    void theDashboardShowsWhoWaitsAndTheDetailAndExplanationHowLongItWaited() throws Exception {
         gw.account("relay-a", upstream, "[{\"from\":\"m\",\"to\":\"m\"}]", "{\"max_in_flight\":1}");
         upstream.handler(r -> upstream.requestCount() == 1 ? Reply.stallBeforeHeaders().releasedBy(held)
                 : Reply.chatCompletion());
@@ -69,6 +69,9 @@ class WaitQueueConsoleIT extends ConsoleCase {
         String id = served.headers().firstValue("x-detour-request-id").orElseThrow();
         String queued = text(page("/requests/" + id), "#request-summary .queued");
         assertTrue(queued.matches("\\d+ ms"), queued);
+        HttpResponse<String> explained = gw.send(HttpRequest.newBuilder(URI.create(gw.base() + "/v1/detour/explain/"
+                + id)).header("Authorization", "Bearer " + gw.key()).build());
+        assertTrue(Gateway.read(explained.body()).path("queued_ms").isInt(), explained.body());
         String notQueued = first.join().headers().firstValue("x-detour-request-id").orElseThrow();
         assertEquals("—", text(page("/requests/" + notQueued), "#request-summary .queued"));
     }
