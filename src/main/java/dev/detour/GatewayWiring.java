@@ -18,6 +18,7 @@ import dev.detour.adapter.api.StatusServlet;
 import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
+import dev.detour.core.account.Account;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.ConfigErrors;
 import dev.detour.gateway.DatabaseHealth;
@@ -103,6 +104,10 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         WaitQueue queue = new WaitQueue(leases, () -> settings.current().queueLimits(), clock);
         metrics.gauge("detour_queue_waiting", "Requests waiting in the queue for a route below its in-flight limit"
                 + " (L-2), every model together.", queue::waiting);
+        snapshot.onReload(() -> queue.recheck(id -> { // L-2: a raised max_in_flight serves those waiting first
+            Account account = snapshot.view().byId().get(id);
+            return account == null ? null : router.capacityShare(account.maxInFlight());
+        }));
         Forwarder forwarder = new Forwarder(snapshot, router, upstream, stateRecorder, leases, countedEvents,
                 snapshot::apiKey, Pauser.SLEEP, clock, smartKeys, load.state(), queue);
         TrustedProxies proxies = new TrustedProxies(config.trustedProxies()); // O-3

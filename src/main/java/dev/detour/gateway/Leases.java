@@ -105,6 +105,31 @@ public final class Leases {
         }
     }
 
+    /**
+     * L-2: capacity that appeared without a release (a raised {@code max_in_flight}, seen at a reload) goes to
+     * the waiters in arrival order, as given-back leases would.
+     *
+     * @param shareOf this instance's share of an account's limit now (S-5); null for an account that is gone
+     */
+    public void handOutFree(Function<Long, Integer> shareOf) {
+        handover.lock();
+        try {
+            for (Waiter waiter : waiters.inArrivalOrder()) {
+                for (long account : waiter.accounts) {
+                    Integer share = shareOf.apply(account);
+                    if (share != null && tryAcquire(account, share)) {
+                        waiters.remove(waiter);
+                        waiter.grant(account);
+                        break;
+                    }
+                }
+            }
+            waiting = waiters.total();
+        } finally {
+            handover.unlock();
+        }
+    }
+
     /** L-2: every waiter whose deadline is not after {@code now} stops waiting ({@code TIMED_OUT}). */
     public void expireDue(Instant now) {
         endAll(waiters -> waiters.takeDue(now), Waiter.Outcome.TIMED_OUT);

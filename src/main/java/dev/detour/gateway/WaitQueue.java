@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -95,6 +96,16 @@ public final class WaitQueue implements AutoCloseable {
     /** Ends every wait whose deadline the app's clock has reached. */
     public void expireDue() {
         leases.expireDue(clock.instant());
+    }
+
+    /**
+     * After a reload: capacity the pool gained without a release (a raised {@code max_in_flight}) goes to
+     * the waiters, so they do not wait out their bound while newcomers take it.
+     */
+    public void recheck(Function<Long, Integer> shareOf) {
+        if (leases.waiting() > 0) {
+            leases.handOutFree(shareOf);
+        }
     }
 
     /** Requests waiting now, every model together. */

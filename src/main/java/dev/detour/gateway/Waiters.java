@@ -3,6 +3,7 @@ package dev.detour.gateway;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -67,6 +68,14 @@ final class Waiters {
             remove(chosen);
         }
         return chosen;
+    }
+
+    /** Every waiter, the first to come first. */
+    List<Waiter> inArrivalOrder() {
+        List<Waiter> all = new ArrayList<>(total);
+        byModel.values().forEach(all::addAll);
+        all.sort(Comparator.comparingLong(w -> w.arrival));
+        return all;
     }
 
     /** Takes off every waiter whose deadline is not after {@code now}. */

@@ -145,6 +145,23 @@ class LeasesTest {
     }
 
     @Test
+    void capacityThatAppearsWithoutAReleaseGoesToTheWaitersInArrivalOrder() {
+        fill(1);
+        Waiter first = queue("b", 1);
+        Waiter second = queue("a", 1);
+        Waiter third = queue("a", 1);
+
+        leases.handOutFree(account -> 3); // max_in_flight raised from 1 to 3
+
+        assertEquals(new Wake(Outcome.GRANTED, 1), first.await());
+        assertEquals(new Wake(Outcome.GRANTED, 1), second.await());
+        assertFalse(third.ended(), "3 in flight: the limit holds");
+        assertEquals(3, leases.inFlight(1));
+        leases.handOutFree(account -> null); // the account is gone: nothing to hand out
+        assertFalse(third.ended());
+    }
+
+    @Test
     void stoppingLetsEveryWaiterGo() {
         fill(1);
         Waiter a = queue("a", 1);

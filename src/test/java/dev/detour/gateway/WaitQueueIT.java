@@ -230,6 +230,21 @@ class WaitQueueIT extends OneUpstreamCase {
     }
 
     @Test
+    void raisingMaxInFlightServesTheWaiterAtOnce() {
+        List<CompletableFuture<HttpResponse<String>>> calls = oneHeldOneWaiting("{\"queue_wait_seconds\":30}",
+                "second");
+        long account = gw.admin("GET", "/accounts", null).path("items").get(0).path("id").asLong();
+
+        gw.admin("PUT", "/accounts/" + account, "{\"max_in_flight\":2}");
+
+        awaitAtUpstream(2); // while the first is still held: the new slot went to the waiter
+        assertEquals(0, waiting());
+        answers.get(0).countDown();
+        answers.get(1).countDown();
+        calls.forEach(c -> assertEquals(200, c.join().statusCode()));
+    }
+
+    @Test
     void queueWaitSecondsZeroIsTheImmediate503OfS5() {
         gw.admin("PUT", "/settings", "{\"queue_wait_seconds\":0}");
         gw.account("a", upstream, MAPS, "{\"max_in_flight\":1}");
