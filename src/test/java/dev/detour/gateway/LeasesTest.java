@@ -36,6 +36,14 @@ class LeasesTest {
         }
     }
 
+    private static void assertGranted(long account, Waiter waiter) {
+        assertGranted(account, waiter, "handed a lease of account " + account);
+    }
+
+    private static void assertGranted(long account, Waiter waiter, String why) {
+        assertEquals(new Wake(Outcome.GRANTED, account), waiter.await(), why);
+    }
+
     @Test
     void aGivenBackLeaseGoesToTheFirstWaiterAndTheCountStays() {
         fill(1);
@@ -44,7 +52,7 @@ class LeasesTest {
 
         leases.release(1);
 
-        assertEquals(new Wake(Outcome.GRANTED, 1), first.await());
+        assertGranted(1, first);
         assertFalse(second.ended(), "one release wakes one waiter");
         assertEquals(1, leases.inFlight(1), "the lease changed hands");
         assertFalse(leases.tryAcquire(1, 1), "a newcomer cannot take it meanwhile");
@@ -59,10 +67,10 @@ class LeasesTest {
 
         leases.release(1);
 
-        assertEquals(new Wake(Outcome.GRANTED, 1), forOne.await());
+        assertGranted(1, forOne);
         assertFalse(forTwo.ended());
         leases.release(2);
-        assertEquals(new Wake(Outcome.GRANTED, 2), forTwo.await());
+        assertGranted(2, forTwo);
     }
 
     @Test
@@ -73,7 +81,7 @@ class LeasesTest {
 
         leases.release(1);
 
-        assertTrue(late.ended(), "model b's waiter came first");
+        assertGranted(1, late, "model b's waiter came first");
         assertFalse(later.ended());
     }
 
@@ -87,7 +95,7 @@ class LeasesTest {
     @Test
     void aLeaseFreeAtTheLastTryIsTakenWithoutWaiting() {
         Waiter waiter = queue("m", 1);
-        assertEquals(new Wake(Outcome.GRANTED, 1), waiter.await());
+        assertGranted(1, waiter);
         assertEquals(1, leases.inFlight(1));
         assertEquals(0, leases.waiting());
     }
@@ -114,7 +122,7 @@ class LeasesTest {
         leases.release(1);
 
         assertEquals(Outcome.CLIENT_GONE, gone.await().outcome());
-        assertEquals(new Wake(Outcome.GRANTED, 1), next.await());
+        assertGranted(1, next);
     }
 
     @Test
@@ -125,7 +133,7 @@ class LeasesTest {
 
         leases.leave(waiter, Outcome.CLIENT_GONE);
 
-        assertEquals(new Wake(Outcome.GRANTED, 1), waiter.await(), "it holds the lease and must give it back");
+        assertGranted(1, waiter, "it holds the lease and must give it back");
         assertEquals(1, leases.inFlight(1));
     }
 
@@ -153,8 +161,8 @@ class LeasesTest {
 
         leases.handOutFree(account -> 3); // max_in_flight raised from 1 to 3
 
-        assertEquals(new Wake(Outcome.GRANTED, 1), first.await());
-        assertEquals(new Wake(Outcome.GRANTED, 1), second.await());
+        assertGranted(1, first);
+        assertGranted(1, second);
         assertFalse(third.ended(), "3 in flight: the limit holds");
         assertEquals(3, leases.inFlight(1));
         leases.handOutFree(account -> null); // the account is gone: nothing to hand out
