@@ -56,6 +56,7 @@ public final class DetourProcess implements AutoCloseable {
     private final Path dataDir;
     private final Map<String, String> env;
     private final List<String> jvmArgs;
+    private final Launch launch;
     private final Process process;
     private final List<ProcessHandle> tree = new ArrayList<>();
     private final List<String> lines = new ArrayList<>();
@@ -63,19 +64,25 @@ public final class DetourProcess implements AutoCloseable {
     private final List<Thread> readers = new ArrayList<>();
     private volatile int port = -1;
 
-    private DetourProcess(String name, Path dataDir, Map<String, String> env, List<String> jvmArgs) {
+    /** Which java runs which jar: by default this test JVM's java and the jar the build made. */
+    public record Launch(String java, Path jar) {
+        public static final Launch DEFAULT = new Launch(ProcessHandle.current().info().command().orElse("java"), JAR);
+    }
+
+    private DetourProcess(String name, Path dataDir, Map<String, String> env, List<String> jvmArgs, Launch launch) {
         this.name = name;
         this.dataDir = dataDir;
         this.env = Map.copyOf(env);
         this.jvmArgs = List.copyOf(jvmArgs);
-        if (!Files.isRegularFile(JAR)) {
-            throw new IllegalStateException(JAR + " is missing: process ITs run after `package` (./mvnw verify)");
+        this.launch = launch;
+        if (!Files.isRegularFile(launch.jar())) {
+            throw new IllegalStateException(launch.jar() + " is missing: process ITs run after `package` (./mvnw verify)");
         }
         List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add(launch.java());
         command.addAll(this.jvmArgs);
         command.add("-jar");
-        command.add(JAR.toString());
+        command.add(launch.jar().toString());
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Map<String, String> environment = builder.environment();
@@ -102,15 +109,26 @@ public final class DetourProcess implements AutoCloseable {
      * password and master key).
      */
     public static DetourProcess start(String name, Map<String, String> env) {
+        return start(name, env, List.of(), Launch.DEFAULT);
+    }
+
+    /** As {@link #start(String, Map)}, with JVM arguments and another java or jar (e.g. JDK 25 for its AOT cache). */
+    public static DetourProcess start(String name, Map<String, String> env, List<String> jvmArgs, Launch launch) {
         Path dir = TestDirs.embeddedRoot(name);
         deleteTree(dir);
-        return startOn(name, dir, env, List.of());
+        return startOn(name, dir, env, jvmArgs, launch);
     }
 
     /** Starts Detour on {@code dataDir} as it is (kept data) with extra JVM arguments, and waits until ready. */
     public static DetourProcess startOn(String name, Path dataDir, Map<String, String> env, List<String> jvmArgs) {
+        return startOn(name, dataDir, env, jvmArgs, Launch.DEFAULT);
+    }
+
+    /** As {@link #startOn(String, Path, Map, List)}, with another java or jar (e.g. JDK 25 for its AOT cache). */
+    public static DetourProcess startOn(String name, Path dataDir, Map<String, String> env, List<String> jvmArgs,
+            Launch launch) {
         for (int attempt = 1; ; attempt++) {
-            DetourProcess started = new DetourProcess(name, dataDir, env, jvmArgs);
+            DetourProcess started = new DetourProcess(name, dataDir, env, jvmArgs, launch);
             try {
                 started.awaitReady(START_CAP);
                 return started;
@@ -138,7 +156,7 @@ public final class DetourProcess implements AutoCloseable {
         }
         Map<String, String> next = new LinkedHashMap<>(env);
         next.putAll(changed);
-        return startOn(name, dataDir, next, jvmArgs);
+        return startOn(name, dataDir, next, jvmArgs, launch);
     }
 
     /** The environment every process gets unless the test overrides it. */

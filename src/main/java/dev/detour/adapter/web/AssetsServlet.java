@@ -21,7 +21,8 @@ public final class AssetsServlet extends HttpServlet {
             "/htmx.min.js", new String[] {"META-INF/resources/webjars/htmx.org/1.9.12/dist/htmx.min.js",
                 "text/javascript;charset=utf-8"},
             "/console.css", new String[] {"static/console.css", "text/css;charset=utf-8"},
-            "/console.js", new String[] {"static/console.js", "text/javascript;charset=utf-8"});
+            "/console.js", new String[] {"static/console.js", "text/javascript;charset=utf-8"},
+            "/local-time.js", new String[] {"static/local-time.js", "text/javascript;charset=utf-8"});
 
     private final Map<String, Asset> assets;
 

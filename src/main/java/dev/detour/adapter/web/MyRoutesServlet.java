@@ -14,6 +14,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,13 +28,20 @@ import java.util.Map;
  * requests with route, reason in words, attempt chain and why cheaper routes were passed over.
  */
 final class MyRoutesServlet extends HttpServlet {
-    /** One recent request as the page shows it; {@code queuedMs}: L-2's wait for a lease, null when none. */
-    public record RequestLine(String id, String createdAt, String model, String outcome, int status, String route,
-            String reason, String errorCode, List<String> attempts, List<Passed> passedOver, Integer queuedMs) {
+    /**
+     * One recent request as the page shows it: {@code createdAt} for the viewer's zone (the page's script),
+     * {@code createdAtUtc} until it runs; {@code queuedMs}: L-2's wait for a lease, null when none.
+     */
+    public record RequestLine(String id, Instant createdAt, String createdAtUtc, String model, String outcome, int status,
+            String route, String reason, String errorCode, List<String> attempts, List<Passed> passedOver,
+            Integer queuedMs) {
     }
 
     public record Passed(String route, String reason, boolean cheaper) {
     }
+
+    private static final DateTimeFormatter UTC_SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+            .withZone(ZoneOffset.UTC);
 
     private final transient SmartRoutes.Deps deps;
     private final transient View view;
@@ -58,10 +68,14 @@ final class MyRoutesServlet extends HttpServlet {
         }
         Map<String, Object> model = new HashMap<>();
         model.put("keyName", key.name());
-        model.put("spent", deps.smart().spentMicros(key.id()) / 1_000_000.0);
-        model.put("spendLimit", key.policy().spendLimitMicros() == null ? null
-                : key.policy().spendLimitMicros() / 1_000_000.0);
-        model.put("models", states.of(deps.snapshot().view(), key, deps.clock().instant()));
+        long spent = deps.smart().spentMicros(key.id());
+        Long limit = key.policy().spendLimitMicros();
+        model.put("spent", Money.format(spent));
+        model.put("spendLimit", limit == null ? null : Money.format(limit));
+        model.put("spendPercent", limit == null || limit <= 0 ? null : Math.min(100, spent * 100 / limit));
+        Instant now = deps.clock().instant();
+        model.put("now", now);
+        model.put("models", MyModelView.of(states.of(deps.snapshot().view(), key, now), now));
         String filter = blankToNull(request.getParameter("model"));
         RequestLog.Page page = deps.requests().page(key.id(), null, filter, null, 20,
                 blankToNull(request.getParameter("cursor")));
@@ -146,8 +160,7 @@ final class MyRoutesServlet extends HttpServlet {
 
     @SuppressWarnings("unchecked")
     private static boolean anyChecking(Object models) {
-        return ((List<RouteStates.ModelRoutes>) models).stream().flatMap(m -> m.families().stream())
-                .flatMap(f -> f.routes().stream()).anyMatch(r -> r.state() == RouteStates.State.CHECKING);
+        return ((List<MyModelView>) models).stream().anyMatch(MyModelView::checking);
     }
 
     private void loginPage(HttpServletRequest request, HttpServletResponse response, String errorKey)
@@ -178,9 +191,12 @@ final class MyRoutesServlet extends HttpServlet {
                     + (a.path("status").isNull() ? "—" : a.path("status").asText()) + " "
                     + a.path("failure_kind").asText("") + " (" + a.path("action").asText() + ")"));
             List<Passed> passed = new ArrayList<>();
-            e.path("passed_over").forEach(p -> passed.add(new Passed(routeName(p), p.path("reason").asText(),
-                    p.path("cheaper").asBoolean())));
-            lines.add(new RequestLine(row.requestId(), row.createdAt().toString(), row.requestedModel(),
+            e.path("passed_over").forEach(p -> {
+                if (MyModelView.couldHaveServed(p.path("reason").asText())) {
+                    passed.add(new Passed(routeName(p), p.path("reason").asText(), p.path("cheaper").asBoolean()));
+                }
+            });
+            lines.add(new RequestLine(row.requestId(), row.createdAt(), UTC_SECONDS.format(row.createdAt()), row.requestedModel(),
                     row.outcome(), row.status(), e.path("route").isObject() ? routeName(e.get("route")) : "—",
                     row.reasonCode(), row.errorCode(), attempts, passed,
                     e.path("queued_ms").isInt() ? e.path("queued_ms").asInt() : null));

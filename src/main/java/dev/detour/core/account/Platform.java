@@ -1,6 +1,7 @@
 package dev.detour.core.account;
 
 import dev.detour.core.ValidationException;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -17,15 +18,16 @@ public enum Platform {
 
     Platform(String wire, Set<EndpointFamily> defaultFamilies) {
         this.wire = wire;
-        this.defaultFamilies = defaultFamilies;
+        this.defaultFamilies = Collections.unmodifiableSet(defaultFamilies);
     }
 
     public String wire() {
         return wire;
     }
 
+    /** Read-only, and the same set every call: selection asks for it per account per request (N-10). */
     public Set<EndpointFamily> defaultFamilies() {
-        return EnumSet.copyOf(defaultFamilies);
+        return defaultFamilies;
     }
 
     /** Families an account of this platform may be configured to serve. */

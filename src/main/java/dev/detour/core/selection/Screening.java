@@ -60,8 +60,7 @@ final class Screening {
         if (!request.keyPolicy().allowsGroup(account.groupId())) {
             return ReasonCode.REJECTED_GROUP_SCOPE;
         }
-        Route subject = route != null ? route : new Route(account, null, null);
-        if (blocks.stream().anyMatch(rule -> rule.blocks(subject, request))) {
+        if (!blocks.isEmpty() && blocked(route != null ? route : new Route(account, null, null), request, blocks)) {
             return ReasonCode.REJECTED_ADMIN_BLOCK;
         }
         long ceiling = request.ratioCeilingPpm();
@@ -69,6 +68,16 @@ final class Screening {
             return ReasonCode.REJECTED_RATIO_CEILING;
         }
         return null;
+    }
+
+    /** A loop, not a stream: this runs for every account of the pool on every request (N-10). */
+    private static boolean blocked(Route subject, SelectionRequest request, List<BlockRule> blocks) {
+        for (BlockRule rule : blocks) {
+            if (rule.blocks(subject, request)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Steps 2 and 3: the load filter, then the endpoint-family capability. */

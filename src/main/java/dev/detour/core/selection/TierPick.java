@@ -4,6 +4,7 @@ import dev.detour.core.account.Account;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -25,29 +26,51 @@ final class TierPick {
     private TierPick() {
     }
 
+    /** A route and its S-4 weight, so sorting compares two fields instead of looking weights up (N-10). */
+    private record Weighted(Route route, long weight) {
+        static final Comparator<Weighted> HEAVIEST_FIRST = (a, b) -> a.weight != b.weight
+                ? Long.compare(b.weight, a.weight)
+                : Long.compare(a.route.account().id(), b.route.account().id());
+    }
+
     static List<Route> order(List<Route> tier, RankingContext context) {
-        Map<Long, Long> weights = weights(tier, context);
-        List<Route> byWeight = new ArrayList<>(tier);
-        byWeight.sort(Comparator.comparingLong((Route r) -> -weights.get(r.account().id()))
-                .thenComparingLong(r -> r.account().id()));
-        List<Route> shortlist = byWeight.subList(0, Math.min(SHORTLIST, byWeight.size()));
-        List<Route> fresh = new ArrayList<>();
-        List<Route> recent = new ArrayList<>();
+        Weighted[] byWeight = weighted(tier, context);
+        Arrays.sort(byWeight, Weighted.HEAVIEST_FIRST);
+        int shortlisted = Math.min(SHORTLIST, byWeight.length);
+        List<Weighted> fresh = new ArrayList<>(shortlisted);
+        List<Route> recent = new ArrayList<>(0);
         Duration gap = context.settings().minPickGap();
-        for (Route route : shortlist) {
+        for (int i = 0; i < shortlisted; i++) {
+            Route route = byWeight[i].route();
             Instant last = context.lastUse(route);
-            (last != null && context.now().isBefore(last.plus(gap)) ? recent : fresh).add(route);
+            if (last != null && context.now().isBefore(last.plus(gap))) {
+                recent.add(route);
+            } else {
+                fresh.add(byWeight[i]);
+            }
         }
         recent.sort(Comparator.comparing(context::lastUse).thenComparingLong(r -> r.account().id()));
-        List<Route> ordered = new ArrayList<>(WeightedOrder.order(fresh, r -> weights.get(r.account().id()),
-                context.random()));
+        List<Route> ordered = new ArrayList<>(byWeight.length);
+        for (Weighted w : WeightedOrder.order(fresh, Weighted::weight, context.random())) {
+            ordered.add(w.route());
+        }
         ordered.addAll(recent);
-        ordered.addAll(byWeight.subList(shortlist.size(), byWeight.size()));
+        for (int i = shortlisted; i < byWeight.length; i++) {
+            ordered.add(byWeight[i].route());
+        }
         return ordered;
     }
 
     /** The S-4 weight of every account of the tier, by account id. */
     static Map<Long, Long> weights(List<Route> tier, RankingContext context) {
+        Map<Long, Long> weights = new HashMap<>();
+        for (Weighted w : weighted(tier, context)) {
+            weights.put(w.route().account().id(), w.weight());
+        }
+        return weights;
+    }
+
+    private static Weighted[] weighted(List<Route> tier, RankingContext context) {
         long maxQuota = 0;
         long maxWeight = 0;
         for (Route route : tier) {
@@ -58,13 +81,14 @@ final class TierPick {
                 maxWeight = Math.max(maxWeight, a.weight());
             }
         }
-        Map<Long, Long> weights = new HashMap<>();
-        for (Route route : tier) {
+        Weighted[] weighted = new Weighted[tier.size()];
+        for (int i = 0; i < weighted.length; i++) {
+            Route route = tier.get(i);
             long quota = quotaRatioPpm(route.account(), maxQuota, maxWeight);
             long idle = idleBonusPpm(context.lastUse(route), context.now(), context.settings());
-            weights.put(route.account().id(), 10 * quota + idle + 3 * successRatePpm(route.account()));
+            weighted[i] = new Weighted(route, 10 * quota + idle + 3 * successRatePpm(route.account()));
         }
-        return weights;
+        return weighted;
     }
 
     /** quota_remaining / the tier's max quota; with quota unknown, weight / the tier's max weight (of such accounts). */

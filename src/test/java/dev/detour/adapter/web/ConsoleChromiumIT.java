@@ -39,7 +39,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The operator console end to end in a real headless Chromium (Debian's /usr/bin/chromium through /usr/bin/chromedriver;
  * Selenium downloads nothing): sign in, a real 429 through the proxy, the cooldown badge arriving by htmx
  * polling and counting down, the hover panel, the drawer as a side panel, no page-level horizontal scroll
- * at 1280 px and 390 px, keyboard reach. Screenshots: target/console-accounts.png and -phone.png.
+ * at 1280 px and 390 px, keyboard reach. Screenshots: target/console-accounts.png and -phone.png. The key
+ * holder's /my (U-10) in the viewer's zone at both widths: target/my-routes.png and -phone.png.
  */
 class ConsoleChromiumIT {
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
@@ -103,6 +104,43 @@ class ConsoleChromiumIT {
         assertEquals(390L, js("return window.innerWidth;"), "the viewport is phone-wide");
         assertNoPageScroll("390 px");
         screenshot("console-accounts-phone.png");
+    }
+
+    @Test
+    void theKeyHolderPageReadsAtAGlanceInTheViewersZoneOnDesktopAndPhoneWidths() throws Exception {
+        gw.account("relay-a", upstream, ONE_MODEL, COOLDOWN);
+        gw.account("relay-b", upstream, ONE_MODEL, "{\"priority\":5}");
+        upstream.enqueue(Reply.openAiError(429, "rate limited, slow down", "rate_limit_exceeded"));
+        assertEquals(200, gw.chat("gpt-x").statusCode(), "relay-b answers after relay-a's 429");
+        gw.events(1);
+
+        browser.get(gw.base() + "/lang?l=zh&next=/my");
+        browser.findElement(By.name("key")).sendKeys(gw.key());
+        browser.findElement(By.cssSelector("#my-login button[type=submit]")).click();
+        WebElement summary = wait(GENEROUS).until(ExpectedConditions.presenceOfElementLocated(By.id("summary-gpt-x")));
+        String line = summary.getText();
+        assertTrue(line.startsWith("当前由 default / relay-b 提供服务"), line);
+        assertTrue(line.contains("default / relay-a") && line.contains("秒后恢复"), line);
+        // the expected return, in the browser's zone (chromedriver runs with TZ=Asia/Shanghai), not UTC
+        WebElement back = summary.findElement(By.cssSelector("time.local-time"));
+        String shanghai = java.time.format.DateTimeFormatter.ofPattern("HH:mm").withZone(java.time.ZoneId.of("Asia/Shanghai"))
+                .format(java.time.Instant.parse(back.getAttribute("datetime")));
+        assertEquals(shanghai, back.getText());
+        WebElement when = browser.findElement(By.cssSelector("#my-requests time.local-time"));
+        assertTrue(!when.getText().contains("UTC") && when.getAttribute("title").endsWith("UTC"),
+                when.getText() + " / " + when.getAttribute("title"));
+        assertEquals(Boolean.FALSE, js("return document.querySelector('#model-gpt-x details.model-routes').open;"),
+                "the route tables are folded under the summary");
+        assertEquals(1L, js("return document.querySelectorAll('#model-gpt-x .family').length;"),
+                "every endpoint has the same routes: one table");
+
+        browser.manage().window().setSize(new Dimension(1280, 900));
+        assertNoPageScroll("1280 px");
+        screenshot("my-routes.png");
+        browser.manage().window().setSize(new Dimension(390, 844));
+        assertEquals(390L, js("return window.innerWidth;"), "the viewport is phone-wide");
+        assertNoPageScroll("390 px");
+        screenshot("my-routes-phone.png");
     }
 
     /** The tbody is swapped every 5 s, so elements are looked up afresh and read in one script. */
@@ -227,8 +265,10 @@ class ConsoleChromiumIT {
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-dev-shm-usage", "--window-size=1280,900", "--user-data-dir=" + profile.toAbsolutePath());
+        // a viewer far from UTC, so a time the page shows in UTC instead of the viewer's zone is caught
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort()
+                .withEnvironment(java.util.Map.of("TZ", "Asia/Shanghai")).build();
         return new ChromeDriver(service, options);
     }
 

@@ -101,6 +101,33 @@ class MyRoutesIT {
     }
 
     @Test
+    void eachModelSaysWhatServesNowAndWhatIsDownAndRequestsNameOnlyRoutesThatCouldHaveServed() throws Exception {
+        long failing = account("d", "default", 0);
+        account("a", "default", 1);
+        gw.account("x", up, "[{\"from\":\"other\",\"to\":\"up-other\"}]", "{\"group\":\"default\"}");
+        up.enqueue(Reply.openAiError(500, "boom", "server_error"));
+        assertEquals(200, new dev.detour.smart.SmartCalls(gw).chat(gw.key(), "m").statusCode());
+        gw.events(1);
+
+        HtmlPage en = signInToMy(gw.key());
+        String summary = en.getElementById("summary-m").asNormalizedText();
+        assertTrue(summary.startsWith("Now served by default / a"), summary);
+        assertTrue(summary.contains("default / d back in about ") && summary.contains(" UTC)"), summary);
+        assertEquals(1, en.querySelectorAll("#model-m .family").size(), "one table: every endpoint has the same routes");
+        assertNotNull(en.getElementById("route-m-chat_completions-" + failing));
+        assertEquals("Spent: $0.00 (no spend limit)", en.getElementById("my-spend").asNormalizedText());
+        String requests = en.getElementById("my-requests").asNormalizedText();
+        assertTrue(requests.contains("default / d"), requests);
+        assertFalse(requests.contains("default / x"), "x does not serve m, so it is no route not used: " + requests);
+        DomElement when = en.querySelector("#my-requests time.local-time");
+        assertTrue(when.getTextContent().endsWith(" UTC") && !when.getAttribute("datetime").isEmpty(), when.asXml());
+
+        HtmlPage zh = en.getAnchorByText("中文").click();
+        String zhSummary = zh.getElementById("summary-m").asNormalizedText();
+        assertTrue(zhSummary.startsWith("当前由 default / a 提供服务") && zhSummary.contains("秒后恢复"), zhSummary);
+    }
+
+    @Test
     void aWrongKeyDoesNotSignInAndTheLoginFormNeedsItsCsrfToken() throws Exception {
         HtmlPage wrong = signInToMy("dtr-not-a-key");
         assertNotNull(wrong.getElementById("my-login-error"));

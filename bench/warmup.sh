@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# N-6 warm-up curve: how fast a freshly started Detour reaches its plateau. One command, from the repo root:
+#
+#     bench/warmup.sh
+#
+# For each leg (Java 17; JDK 25; JDK 25 with the build's AOT cache target/detour.aot) it provisions a data
+# dir once (embedded MariaDB initialised, one group, 4 accounts on the fake upstream, one key), stops
+# Detour, then starts it again cold — the start an operator's restart makes — and reports the time from
+# `java` to the ready line and buffered throughput (wrk -t2 -c16, bench/post.lua) in 5 s slices for
+# WARMUP_SLICES slices (default 18 = 90 s). The plateau is the best slice of the last third; the report says
+# which slice first reached 80 % of it. Writes bench/warmup-results.md and prints it.
+#   WARMUP_LEGS         legs to run (default "17 25 25aot")
+#   WARMUP_SLICES       5 s slices per leg (18)
+#   JAVA17_HOME / JAVA25_HOME   (/usr/lib/jvm/java-17-openjdk-amd64 / /usr/lib/jvm/temurin-25-jdk-amd64)
+#   DETOUR_FLAGS        Detour JVM flags (-Xmx512m)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+JAR="$ROOT/target/detour.jar"
+CACHE="$ROOT/target/detour.aot"
+LEGS="${WARMUP_LEGS:-17 25 25aot}"
+SLICES="${WARMUP_SLICES:-18}"
+JAVA17="${JAVA17_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}/bin/java"
+JAVA25="${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
+FLAGS="${DETOUR_FLAGS:--Xmx512m}"
+WORK="$ROOT/target/bench-warmup"
+OUT="$ROOT/bench/warmup-results.md"
+PIDS=()
+
+cleanup() { for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done; }
+trap cleanup EXIT
+command -v wrk >/dev/null || { echo "warmup.sh needs wrk (apt-get install wrk)" >&2; exit 1; }
+[[ -f "$JAR" ]] || (cd "$ROOT" && ./mvnw -B -ntp -q -DskipTests package)
+rm -rf "$WORK"
+mkdir -p "$WORK"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+P_FAKE="$(free_port)"
+setsid "$JAVA25" -cp "$JAR" dev.detour.fake.Main bench "$P_FAKE" >"$WORK/fake.log" 2>&1 &
+PIDS+=("$!")
+TOKEN="warmup-admin-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+
+start_detour() { # java data-dir port flags... → DETOUR_PID, READY_MS
+  local java="$1" data="$2" port="$3"; shift 3
+  local t0; t0="$(date +%s%N)"
+  DETOUR_BIND=127.0.0.1 DETOUR_PORT="$port" DETOUR_DATA_DIR="$data" DETOUR_ADMIN_TOKEN="$TOKEN" \
+    DETOUR_ADMIN_PASSWORD="warmup-console-$RANDOM$RANDOM" setsid "$java" "$@" -jar "$JAR" >"$data.log" 2>&1 &
+  DETOUR_PID=$!
+  PIDS+=("$DETOUR_PID")
+  until grep -q "^Detour is ready" "$data.log" 2>/dev/null; do
+    kill -0 "$DETOUR_PID" 2>/dev/null || { tail -20 "$data.log" >&2; exit 1; }
+    sleep 0.05
+  done
+  READY_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
+}
+
+stop_detour() { kill -TERM "$DETOUR_PID"; while kill -0 "$DETOUR_PID" 2>/dev/null; do sleep 0.1; done; }
+
+admin() {
+  curl -sf -X "$1" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data "$3" \
+    "http://127.0.0.1:$PORT$2"
+}
+
+{
+  echo "# Warm-up curve ($(date -u '+%F %H:%M UTC'), commit $(git -C "$ROOT" rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg))"
+  echo
+  echo "Buffered chat completions, wrk -t2 -c16, req/s per 5 s slice from the ready line; Detour $FLAGS."
+  echo
+} >"$OUT"
+
+for leg in $LEGS; do
+  java="$JAVA25"; extra=()
+  [[ "$leg" == 17 ]] && java="$JAVA17"
+  if [[ "$leg" == 25aot ]]; then
+    [[ -f "$CACHE" ]] || { echo "no $CACHE: run bin/train-aot (JDK 25) first" >&2; continue; }
+    extra=("-XX:AOTCache=$CACHE")
+  fi
+  data="$WORK/data-$leg"
+  PORT="$(free_port)"
+  start_detour "$java" "$data" "$PORT" $FLAGS
+  admin POST /admin/api/groups '{"name":"bench"}' >/dev/null
+  for n in 1 2 3 4; do
+    admin POST /admin/api/accounts "{\"name\":\"json-$n\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"http://127.0.0.1:$P_FAKE\",\"api_key\":\"sk-bench-json-$n-0001\",\"model_mappings\":[{\"from\":\"bench-json\",\"to\":\"bench-json\"}],\"weight\":10}" >/dev/null
+  done
+  KEY="$(admin POST /admin/api/keys '{"name":"bench"}' | grep -o 'dtr-[^"]*' | head -1)"
+  stop_detour
+  start_detour "$java" "$data" "$PORT" $FLAGS "${extra[@]}"
+  rates=()
+  for ((s = 1; s <= SLICES; s++)); do
+    r="$(BENCH_BEARER="$KEY" wrk -t2 -c16 -d5s -s "$ROOT/bench/post.lua" "http://127.0.0.1:$PORT/v1/chat/completions" \
+      | sed -n 's/^wrk.requests=//p')"
+    rates+=("$(( r / 5 ))")
+  done
+  stop_detour
+  third=$(( SLICES / 3 > 0 ? SLICES / 3 : 1 ))
+  plateau=0
+  for ((i = SLICES - third; i < SLICES; i++)); do (( rates[i] > plateau )) && plateau=${rates[i]}; done
+  first80="never"
+  for ((i = 0; i < SLICES; i++)); do
+    if (( rates[i] * 10 >= plateau * 8 )); then first80="slice $((i + 1)) ($(( (i + 1) * 5 )) s)"; break; fi
+  done
+  {
+    echo "## leg $leg ($java ${extra[*]:-})"
+    echo
+    echo "ready after ${READY_MS} ms; plateau ${plateau} req/s; 80 % of it first in ${first80}"
+    echo
+    echo "| slice (5 s) | $(seq -s ' | ' 1 "$SLICES") |"
+    echo "|---$(printf '|---:%.0s' $(seq 1 "$SLICES"))|"
+    echo "| req/s | $(IFS='|'; echo "${rates[*]}" | sed 's/|/ | /g') |"
+    echo
+  } >>"$OUT"
+done
+cat "$OUT"

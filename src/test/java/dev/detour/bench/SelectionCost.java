@@ -1,0 +1,65 @@
+package dev.detour.bench;
+
+import dev.detour.core.account.Account;
+import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.selection.Plan;
+import dev.detour.core.selection.SeededRandom;
+import dev.detour.core.selection.SelectionPipeline;
+import dev.detour.core.selection.SelectionRequest;
+import dev.detour.testkit.AccountMother;
+import java.lang.management.ManagementFactory;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * N-10: what one request's selection costs as the pool grows — time and bytes allocated per
+ * {@link SelectionPipeline#plan} for 4, 50, 200 and 1,000 accounts, each account mapping the requested
+ * model and one other (so most of the pool serves the request). Allocation counts are the machine-independent
+ * figure (the thread's allocated bytes); time is only comparable within one run on one machine. Not a test:
+ * {@code bench/selection-cost.sh} runs it from the test classes.
+ */
+public final class SelectionCost {
+    private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
+    private static final String MODEL = "gpt-bench";
+
+    private SelectionCost() {
+    }
+
+    public static void main(String[] args) {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        SelectionPipeline pipeline = new SelectionPipeline();
+        SelectionRequest request = SelectionRequest.of(EndpointFamily.CHAT_COMPLETIONS, MODEL);
+        System.out.println("| accounts | ns per plan | bytes allocated per plan | candidates | rejections |");
+        System.out.println("|---:|---:|---:|---:|---:|");
+        for (int size : new int[] {4, 50, 200, 1000}) {
+            List<Account> pool = pool(size);
+            SeededRandom random = new SeededRandom(1);
+            int perSize = Math.max(2_000, rounds * 4 / size); // the same order of work per size
+            Plan last = null;
+            for (int i = 0; i < perSize; i++) { // warm-up: let the JIT settle on this size
+                last = pipeline.plan(request, pool, Map.of(), NOW, random);
+            }
+            long bytes0 = threads.getCurrentThreadAllocatedBytes();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < perSize; i++) {
+                last = pipeline.plan(request, pool, Map.of(), NOW, random);
+            }
+            long nanos = System.nanoTime() - t0;
+            long bytes = threads.getCurrentThreadAllocatedBytes() - bytes0;
+            System.out.printf("| %d | %,d | %,d | %d | %d |%n", size, nanos / perSize, bytes / perSize,
+                    last.candidates().size(), last.rejections().size());
+        }
+    }
+
+    private static List<Account> pool(int size) {
+        List<Account> accounts = new ArrayList<>(size);
+        for (int i = 1; i <= size; i++) {
+            accounts.add(AccountMother.account(i).maps(MODEL, "up-" + MODEL).maps("other-" + i, "up-other")
+                    .priority(i % 3).weight(1 + i % 5).build());
+        }
+        return accounts;
+    }
+}
