@@ -233,6 +233,11 @@ public final class App implements AutoCloseable {
         return gateway.leases();
     }
 
+    /** L-2: the wait queue (tests end due waits with {@link dev.detour.gateway.WaitQueue#expireDue()}). */
+    public dev.detour.gateway.WaitQueue waitQueue() {
+        return gateway.queue();
+    }
+
     public LoadState load() {
         return gateway.load().state();
     }
@@ -300,6 +305,7 @@ public final class App implements AutoCloseable {
         }
         demo.ifPresent(DemoMode::close); // the demo's own traffic stops first
         recovery.stopWork(); // no new probe while draining; the lease stays held until the events are flushed
+        gateway.queue().close(); // L-2: waiting requests get their 503 now instead of holding the drain
         if (!JettyServer.drain(server, config.shutdownGrace())) {
             // D-3: past the grace, the upstream exchanges still open are cut: each relay then ends its client's
             // stream in the protocol's failure form (F-4') and records its event while the client still listens

@@ -48,7 +48,8 @@ final class ConsoleWiring {
                 new ConsoleModelTest(recovery.admin()), gateway.snapshot()::reload);
         return ConsoleRoutes.create(auth, users, new MyBatisAccountsPageSource(database), clock, pool,
                 new OperatingPages(admins.requestLog(), admins.audit(), settings,
-                        new Dashboard(new MyBatisRequestStats(database), gateway.snapshot()), gateway.snapshot()),
+                        new Dashboard(new MyBatisRequestStats(database), gateway.snapshot(), gateway.queue()::figures),
+                        gateway.snapshot()),
                 gateway.proxies());
     }
 

@@ -18,6 +18,7 @@ import dev.detour.adapter.api.StatusServlet;
 import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
+import dev.detour.core.account.Account;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.ConfigErrors;
 import dev.detour.gateway.DatabaseHealth;
@@ -33,6 +34,7 @@ import dev.detour.gateway.Router;
 import dev.detour.gateway.SmartKeys;
 import dev.detour.gateway.StateRecorder;
 import dev.detour.gateway.StateWrites;
+import dev.detour.gateway.WaitQueue;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,7 +50,7 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         Metrics metrics, StateRecorder stateRecorder, MyBatisSmartStore smartStore, SmartKeys smartKeys,
         LoadWiring load, Router router, Forwarder forwarder, TrustedProxies proxies, AuthThrottle keyFailures,
         AuthThrottle tokenFailures, BodyBudget bodies, DatabaseHealth health, StateWrites stateWrites,
-        DatabaseProbe probe, QuickReads quickReads) {
+        DatabaseProbe probe, QuickReads quickReads, WaitQueue queue) {
 
     static GatewayWiring create(DetourConfig config, Database database, Secrets secrets, SiteSettings settings,
             Clock clock) {
@@ -101,15 +103,23 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         replay(stateJournal.leftovers(), stateRecorder, load.state());
         load.state().bindings().readThrough(quickReads);
         Router router = new Router(new SelectionPipeline(), null, smartKeys, load.state());
+        // L-2: a request whose every route is full waits for a lease within the site's queue settings
+        WaitQueue queue = new WaitQueue(leases, () -> settings.current().queueLimits(), clock);
+        metrics.gauge("detour_queue_waiting", "Requests waiting in the queue for a route below its in-flight limit"
+                + " (L-2), every model together.", queue::waiting);
+        snapshot.onReload(() -> queue.recheck(id -> { // L-2: a raised max_in_flight serves those waiting first
+            Account account = snapshot.view().byId().get(id);
+            return account == null ? null : router.capacityShare(account.maxInFlight());
+        }));
         Forwarder forwarder = new Forwarder(snapshot, router, upstream, stateRecorder, leases, countedEvents,
-                snapshot::apiKey, Pauser.SLEEP, clock, smartKeys, load.state());
+                snapshot::apiKey, Pauser.SLEEP, clock, smartKeys, load.state(), queue);
         TrustedProxies proxies = new TrustedProxies(config.trustedProxies()); // O-3
         BodyBudget bodies = new BodyBudget(config.clientLimits().bodyBudgetBytes());
         // wrong Detour keys (/v1, /v1/detour, /my/login) and wrong admin tokens (/admin/api, /metrics)
         return new GatewayWiring(poolStore, snapshot, refresher, events, countedEvents, upstream, leases, metrics,
                 stateRecorder, smartStore, smartKeys, load, router, forwarder, proxies,
                 AuthThrottle.standard("Detour key", clock), AuthThrottle.standard("admin token", clock), bodies,
-                health, stateWrites, probe, quickReads);
+                health, stateWrites, probe, quickReads, queue);
     }
 
     /** The client-facing relay and the public status page (C-7). */

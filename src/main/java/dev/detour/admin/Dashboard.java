@@ -3,6 +3,7 @@ package dev.detour.admin;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.ModelState;
 import dev.detour.gateway.PoolSnapshot;
+import dev.detour.gateway.WaitQueue;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -13,6 +14,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The console home (U-5): request rate, success rate, latency/TTFT percentiles, tokens and cost
@@ -52,18 +54,21 @@ public final class Dashboard {
             String lastErrorCode, String lastFailureMessage) {
     }
 
+    /** {@code queue}: L-2's wait queue on this instance. */
     public record Summary(Instant asOf, Window hour, Window day, Map<String, Long> accountsByState,
-            List<UnavailableModel> unavailableModels, List<FailingAccount> topFailing) {
+            List<UnavailableModel> unavailableModels, List<FailingAccount> topFailing, WaitQueue.Figures queue) {
     }
 
     private static final DateTimeFormatter HH_MM = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
 
     private final RequestStats stats;
     private final PoolSnapshot snapshot;
+    private final Supplier<WaitQueue.Figures> queue;
 
-    public Dashboard(RequestStats stats, PoolSnapshot snapshot) {
+    public Dashboard(RequestStats stats, PoolSnapshot snapshot, Supplier<WaitQueue.Figures> queue) {
         this.stats = stats;
         this.snapshot = snapshot;
+        this.queue = queue;
     }
 
     public Summary summary(Instant now) {
@@ -73,7 +78,7 @@ public final class Dashboard {
         Window day = window("day", dayEnd.minus(Duration.ofDays(1)), dayEnd, 24, true);
         PoolSnapshot.View view = snapshot.view();
         return new Summary(now, hour, day, accountsByState(view, now), unavailable(view, now),
-                topFailing(view, end.minus(Duration.ofDays(1)), end));
+                topFailing(view, end.minus(Duration.ofDays(1)), end), queue.get());
     }
 
     /** One window of {@code slots} buckets (minutes or hours) ending at {@code until} (exclusive). */

@@ -6,7 +6,7 @@ import java.time.Instant;
  * One answered request as the request log keeps it; attempts and rejections are JSON text; usageMissing is P-7'.
  * B-4: the usage is normalised (input without cached tokens, output with reasoning, cache writes by lifetime);
  * clientProtocol and upstreamProtocol are EndpointFamily wire names (upstreamProtocol null when no account was
- * asked or the event predates it).
+ * asked or the event predates it). queuedMs is L-2 (null: it never waited).
  */
 public record LoggedRequest(
         Long id,
@@ -37,7 +37,8 @@ public record LoggedRequest(
         long cacheWrite1hTokens,
         long reasoningTokens,
         String clientProtocol,
-        String upstreamProtocol) {
+        String upstreamProtocol,
+        Integer queuedMs) {
 
     /** How many upstream attempts the chain holds (one JSON object each, each with an account_id). */
     public int attemptCount() {

@@ -1,5 +1,6 @@
 package dev.detour.admin;
 
+import dev.detour.core.attempt.QueueLimits;
 import dev.detour.core.selection.SelectionSettings;
 import java.time.Duration;
 import java.util.Collections;
@@ -58,6 +59,11 @@ public record SettingValues(Map<String, Long> values) {
 
     public int retentionDays() {
         return (int) get(SettingField.RETENTION_DAYS);
+    }
+
+    /** L-2: the wait queue's bounds. */
+    public QueueLimits queueLimits() {
+        return QueueLimits.of(get(SettingField.QUEUE_WAIT), get(SettingField.QUEUE_MAX_LENGTH));
     }
 
     /** The S-1/S-4 part selection reads. */

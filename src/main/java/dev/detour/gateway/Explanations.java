@@ -30,7 +30,7 @@ public final class Explanations {
     public ObjectNode explain(PoolSnapshot.View view, JsonNode event) {
         ObjectNode o = JSON.createObjectNode();
         for (String field : new String[] {"id", "endpoint", "model", "model_key", "stream", "outcome", "status",
-                "error_code", "reason_code", "usage", "cost", "ttft_ms", "latency_ms", "created_at"}) {
+                "error_code", "reason_code", "usage", "cost", "ttft_ms", "latency_ms", "queued_ms", "created_at"}) {
             o.set(field, event.get(field));
         }
         Long chosen = event.path("account_id").isNumber() ? event.path("account_id").asLong() : null;

@@ -4,6 +4,7 @@ import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.attempt.AttemptAction;
 import dev.detour.core.attempt.AttemptRules;
+import dev.detour.core.attempt.QueueLimits;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClassifier;
 import dev.detour.core.selection.Candidate;
@@ -19,7 +20,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -40,14 +43,17 @@ public final class Forwarder {
     private final Clock clock;
     private final LoadState load;
     private final AttemptEffects effects;
+    private final WaitQueue queue;
 
     /**
      * Every collaborator is required; a gateway without smart-key facts passes {@link SmartKeys#none()}.
      * {@code smart}: cost and spend, route stats, response bindings; {@code load}: S-4 pick times, S-6
-     * bindings, S-7 costs, S-9 halts, the C-6 half-open guard.
+     * bindings, S-7 costs, S-9 halts, the C-6 half-open guard; {@code queue}: L-2's wait when every route is
+     * full ({@link WaitQueue#none} for S-5's immediate 503).
      */
     public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
-            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, SmartKeys smart, LoadState load) {
+            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, SmartKeys smart, LoadState load,
+            WaitQueue queue) {
         this.snapshot = Objects.requireNonNull(snapshot);
         this.router = Objects.requireNonNull(router);
         this.upstreamAttempt = new UpstreamAttempt(Objects.requireNonNull(upstream), clock);
@@ -58,6 +64,7 @@ public final class Forwarder {
         this.clock = Objects.requireNonNull(clock);
         this.load = Objects.requireNonNull(load);
         this.effects = new AttemptEffects(snapshot, state, events, smart, load, upstream);
+        this.queue = Objects.requireNonNull(queue);
     }
 
     /** The key presented by the client, if it is known, enabled and not expired (K-2); else null. */
@@ -130,61 +137,54 @@ public final class Forwarder {
         }
         Router.Decision decision = router.decide(snapshot.view(), call, clock.instant());
         if (decision.refusal() != null) {
-            Router.Refusal r = decision.refusal();
-            decision.plan().rejections().forEach(rj -> trace.rejections.add(new RejectionRecord(rj.accountId(),
-                    rj.reason().wire())));
-            trace.retryAfter(r.retryAfterSeconds());
-            answerError(trace, sink, r.status(), r.code(), r.type(), r.message(), Outcome.FAILURE);
+            refuseRouting(decision, trace, sink);
             return;
         }
         trace.stateBoundUnknown = decision.stateBoundUnknown();
         runAttempts(call, decision.plan(), trace, sink);
     }
 
+    /** The router's refusal (P-8), with the plan's rejections in the event. */
+    private void refuseRouting(Router.Decision decision, Trace trace, ResponseSink sink) {
+        Router.Refusal r = decision.refusal();
+        trace.rejections.clear();
+        decision.plan().rejections().forEach(rj -> trace.rejections.add(new RejectionRecord(rj.accountId(),
+                rj.reason().wire())));
+        trace.retryAfter(r.retryAfterSeconds());
+        answerError(trace, sink, r.status(), r.code(), r.type(), r.message(), Outcome.FAILURE);
+    }
+
     /** Select → try → count → decide (P-3): the decisions are {@link AttemptRules}'; this runs them. */
     private void runAttempts(ClientCall call, Plan plan, Trace trace, ResponseSink sink) {
-        plan.rejections().forEach(r -> trace.rejections.add(new RejectionRecord(r.accountId(), r.reason().wire())));
-        trace.reasonCode = plan.reason().wire();
-        int maxAttempts = call.key().policy().maxAttempts();
-        Set<Long> tried = new HashSet<>();
-        boolean skippedForCapacity = false;
-        for (Candidate candidate : plan.candidates()) {
-            Account account = candidate.account();
-            if (!AttemptRules.mayTryAnother(tried.size(), maxAttempts) || tried.contains(account.id())) {
-                continue;
+        Round round = tryCandidates(call, plan, trace, sink, NO_LEASE);
+        QueueLimits bounds = queue.limits();
+        Instant deadline = null;
+        while (round.busy() && bounds.admit(0) != QueueLimits.Admission.OFF) {
+            // L-2: every candidate is full: wait in the model's queue for one of them to give a lease back
+            deadline = deadline == null ? queue.deadline(bounds) : deadline;
+            long waitStarted = System.nanoTime();
+            Waiter.Wake wake = queue.await(call.peek().model(), round.full(), bounds, deadline, sink);
+            trace.queuedMs = (trace.queuedMs == null ? 0 : trace.queuedMs)
+                    + (int) ((System.nanoTime() - waitStarted) / 1_000_000);
+            if (wake.outcome() != Waiter.Outcome.GRANTED) {
+                leftQueue(call, wake.outcome(), trace, sink);
+                return;
             }
-            Instant pickedAt = clock.instant();
-            // S-5: a full account is skipped this time, with no failure recorded
-            int limit = router.capacityShare(account.maxInFlight()); // S-5: this instance's share
-            if (!leases.tryAcquire(account.id(), limit)) {
-                skippedForCapacity = true;
-                trace.rejections.add(new RejectionRecord(account.id(), ReasonCode.CAPACITY_OVERFLOW_TO_NEXT.wire()));
-                continue;
+            // the pool may have changed while it waited: plan again, with the handed lease in hand
+            Router.Decision again = router.decide(snapshot.view(), call, clock.instant());
+            if (again.refusal() != null) {
+                leases.release(wake.accountId());
+                refuseRouting(again, trace, sink);
+                return;
             }
-            // C-6: an account in half-open admits one trial request at a time; the others skip it
-            if (!load.enterTrial(account, pickedAt)) {
-                leases.release(account.id());
-                trace.rejections.add(new RejectionRecord(account.id(), ReasonCode.REJECTED_COOLING.wire()));
-                continue;
-            }
-            tried.add(account.id());
-            try {
-                trace.modelKey = candidate.modelKey();
-                load.picked(account.id(), pickedAt); // S-4: min pick gap and idle bonus read it
-                Step step = tryAccount(call, candidate, trace, sink);
-                if (step == Step.ANSWERED) {
-                    return;
-                }
-                if (step == Step.STOP) {
-                    break;
-                }
-            } finally {
-                load.exitTrial(account.id());
-                leases.release(account.id());
-            }
+            trace.rejections.clear(); // the explanation shows the round that ran
+            round = tryCandidates(call, again.plan(), trace, sink, wake.accountId());
+        }
+        if (round.answered()) {
+            return;
         }
         Instant now = clock.instant();
-        if (AttemptRules.atCapacity(trace.attempts.size(), skippedForCapacity)) {
+        if (round.busy()) {
             // S-5: nothing was tried because everything was full: busy, not broken; nothing recorded
             trace.retryAfter(1);
             answerError(trace, sink, 503, PoolErrorCode.AT_CAPACITY.code(), "every route is at its in-flight limit;"
@@ -199,6 +199,90 @@ public final class Forwarder {
         trace.retryAfter(answer.retryAfterSeconds());
         answerError(trace, sink, answer.status(), answer.code(), answer.type(), "every route failed after "
                 + trace.attempts.size() + " attempt(s); request " + call.requestId(), Outcome.FAILURE);
+    }
+
+    /** No lease in hand: every account's lease is acquired as the loop reaches it. */
+    private static final long NO_LEASE = -1;
+
+    /**
+     * One pass over the plan's candidates (P-3).
+     *
+     * @param answered the client has its answer
+     * @param busy     S-5: nothing was tried because every candidate was full
+     * @param full     the full accounts and this instance's in-flight share of each (what a wait is for)
+     */
+    private record Round(boolean answered, boolean busy, Map<Long, Integer> full) {
+    }
+
+    /** {@code handed}: an account whose lease the request already holds (L-2: handed over in the queue). */
+    private Round tryCandidates(ClientCall call, Plan plan, Trace trace, ResponseSink sink, long handed) {
+        plan.rejections().forEach(r -> trace.rejections.add(new RejectionRecord(r.accountId(), r.reason().wire())));
+        trace.reasonCode = plan.reason().wire();
+        int maxAttempts = call.key().policy().maxAttempts();
+        Set<Long> tried = new HashSet<>();
+        Map<Long, Integer> full = new LinkedHashMap<>();
+        boolean handedUsed = false;
+        try {
+            for (Candidate candidate : plan.candidates()) {
+                Account account = candidate.account();
+                if (!AttemptRules.mayTryAnother(tried.size(), maxAttempts) || tried.contains(account.id())) {
+                    continue;
+                }
+                Instant pickedAt = clock.instant();
+                int limit = router.capacityShare(account.maxInFlight()); // S-5: this instance's share
+                boolean held = account.id() == handed && !handedUsed;
+                handedUsed |= held;
+                // S-5: a full account is skipped this time, with no failure recorded
+                if (!held && !leases.tryAcquire(account.id(), limit)) {
+                    full.put(account.id(), limit);
+                    trace.rejections.add(new RejectionRecord(account.id(),
+                            ReasonCode.CAPACITY_OVERFLOW_TO_NEXT.wire()));
+                    continue;
+                }
+                // C-6: an account in half-open admits one trial request at a time; the others skip it
+                if (!load.enterTrial(account, pickedAt)) {
+                    leases.release(account.id());
+                    trace.rejections.add(new RejectionRecord(account.id(), ReasonCode.REJECTED_COOLING.wire()));
+                    continue;
+                }
+                tried.add(account.id());
+                try {
+                    trace.modelKey = candidate.modelKey();
+                    load.picked(account.id(), pickedAt); // S-4: min pick gap and idle bonus read it
+                    Step step = tryAccount(call, candidate, trace, sink);
+                    if (step == Step.ANSWERED) {
+                        return new Round(true, false, full);
+                    }
+                    if (step == Step.STOP) {
+                        break;
+                    }
+                } finally {
+                    load.exitTrial(account.id());
+                    leases.release(account.id());
+                }
+            }
+        } finally {
+            if (handed != NO_LEASE && !handedUsed) {
+                leases.release(handed); // the plan no longer has it: the next waiter gets it
+            }
+        }
+        return new Round(false, AttemptRules.atCapacity(trace.attempts.size(), !full.isEmpty()), full);
+    }
+
+    /**
+     * L-2: the wait ended without a lease. A full queue or the wait bound answers S-5's 503 with
+     * {@code Retry-After}; a client that went away gets nothing it could read (logged as cancelled).
+     */
+    private void leftQueue(ClientCall call, Waiter.Outcome outcome, Trace trace, ResponseSink sink) {
+        trace.retryAfter(1);
+        String why = switch (outcome) {
+            case QUEUE_FULL -> "every route is at its in-flight limit and the wait queue for " + call.peek().model()
+                    + " is full";
+            case STOPPING -> "every route is at its in-flight limit and Detour is stopping";
+            default -> "every route stayed at its in-flight limit for the whole wait (" + trace.queuedMs + " ms)";
+        };
+        answerError(trace, sink, 503, PoolErrorCode.AT_CAPACITY.code(), why + "; retry shortly; request "
+                + call.requestId(), outcome == Waiter.Outcome.CLIENT_GONE ? Outcome.CANCELLED : Outcome.FAILURE);
     }
 
     /** When the first route the plan left out while cooling (or halted) is usable again, or null. */

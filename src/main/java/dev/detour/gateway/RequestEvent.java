@@ -10,6 +10,7 @@ import java.util.Locale;
  * {@code usageMissing} (P-7'): a relayed stream ended before any usage frame, so its cost is unknown.
  * B-4: {@code endpoint} is the client's protocol (an EndpointFamily wire name), {@code upstreamProtocol}
  * the one the last account was asked in (null when none was asked); {@code usage} is normalised.
+ * {@code queuedMs} (L-2): how long it waited in the queue for a lease; null when it never waited.
  */
 public record RequestEvent(
         String requestId,
@@ -33,12 +34,24 @@ public record RequestEvent(
         String clientIp,
         Instant createdAt,
         boolean usageMissing,
-        String upstreamProtocol) {
+        String upstreamProtocol,
+        Integer queuedMs) {
 
     /** D-5: the error code of a request the process died under (logged from the journal at the next start). */
     public static final String INTERRUPTED = "detour.interrupted";
 
-    /** An event whose usage is known, or that has none to know (buffered answers, refusals, model tests). */
+    /** An event of a request that never waited in the queue. */
+    public RequestEvent(String requestId, Long keyId, String endpoint, String requestedModel, String modelKey,
+            boolean stream, Long accountId, Long groupId, Outcome outcome, int status, String errorCode,
+            String reasonCode, List<AttemptRecord> attempts, List<RejectionRecord> rejections, TokenUsage usage,
+            long costMicros, Integer ttftMs, int latencyMs, String clientIp, Instant createdAt, boolean usageMissing,
+            String upstreamProtocol) {
+        this(requestId, keyId, endpoint, requestedModel, modelKey, stream, accountId, groupId, outcome, status,
+                errorCode, reasonCode, attempts, rejections, usage, costMicros, ttftMs, latencyMs, clientIp, createdAt,
+                usageMissing, upstreamProtocol, null);
+    }
+
+    /** An event of a request that never waited, whose usage is known or that has none to know (buffered answers, refusals, model tests). */
     public RequestEvent(String requestId, Long keyId, String endpoint, String requestedModel, String modelKey,
             boolean stream, Long accountId, Long groupId, Outcome outcome, int status, String errorCode,
             String reasonCode, List<AttemptRecord> attempts, List<RejectionRecord> rejections, TokenUsage usage,
@@ -46,7 +59,7 @@ public record RequestEvent(
             String upstreamProtocol) {
         this(requestId, keyId, endpoint, requestedModel, modelKey, stream, accountId, groupId, outcome, status,
                 errorCode, reasonCode, attempts, rejections, usage, costMicros, ttftMs, latencyMs, clientIp, createdAt,
-                false, upstreamProtocol);
+                false, upstreamProtocol, null);
     }
 
     /** B-4: the client's protocol, the EndpointFamily wire name it called. */

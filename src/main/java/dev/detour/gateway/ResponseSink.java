@@ -30,6 +30,17 @@ public interface ResponseSink {
      */
     void abort();
 
+    /**
+     * L-2: runs {@code action} (once) if the client is seen to go away while nothing is read or written,
+     * so a waiting request leaves the queue at once; a sink that cannot tell never runs it.
+     *
+     * @return stops the watch: called when the wait ends, before the answer begins
+     */
+    default Runnable watchGone(Runnable action) {
+        return () -> {
+        };
+    }
+
     /** True once {@link #begin} was called: nothing can be switched any more. */
     boolean committed();
 

@@ -44,6 +44,8 @@ final class Trace {
     long costMicros;
     /** P-7': a relayed stream ended without any usage frame, so its cost is unknown (not zero). */
     boolean usageMissing;
+    /** L-2: milliseconds spent waiting in the queue for a lease; null when it never waited. */
+    Integer queuedMs;
 
     Trace(String requestId, Long keyId, EndpointFamily family, String model, boolean stream, String clientIp,
             Instant receivedAt, long startNanos) {
@@ -61,7 +63,7 @@ final class Trace {
         return new RequestEvent(requestId, keyId, family == null ? "unknown" : family.wire(), model, modelKey, stream,
                 accountId, groupId, outcome, status, code, reasonCode, List.copyOf(attempts),
                 List.copyOf(rejections), usage, costMicros, ttftMs, latencyMs, clientIp, receivedAt, usageMissing,
-                upstreamProtocol == null ? null : upstreamProtocol.wire());
+                upstreamProtocol == null ? null : upstreamProtocol.wire(), queuedMs);
     }
 
     /** Tells the client when to try again; nothing when {@code seconds} is not positive. */

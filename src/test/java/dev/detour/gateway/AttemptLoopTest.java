@@ -82,7 +82,7 @@ class AttemptLoopTest {
             }
         };
         forwarder = new Forwarder(snapshot, router, upstream, new StateRecorder(store, snapshot, writes), leases,
-                sink, snapshot::apiKey, pauses::add, clock, SmartKeys.none(), load);
+                sink, snapshot::apiKey, pauses::add, clock, SmartKeys.none(), load, WaitQueue.none(leases, clock));
     }
 
     private static Account account(long id, String baseUrl, int priority, FailurePolicy policy) {

@@ -194,7 +194,8 @@ public final class Documents {
         // P-7': a stream that ended before any usage frame: its cost is unknown, not zero
         o.put("usage_missing", e.usageMissing());
         o.put("cost", e.costMicros() / 1_000_000.0).put("ttft_ms", e.ttftMs()).put("latency_ms", e.latencyMs())
-                .put("client_ip", e.clientIp()).put("created_at", e.createdAt().toString());
+                .put("queued_ms", e.queuedMs()).put("client_ip", e.clientIp())
+                .put("created_at", e.createdAt().toString());
         return o;
     }
 

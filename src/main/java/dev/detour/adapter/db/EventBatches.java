@@ -38,8 +38,8 @@ final class EventBatches {
             + " requested_model, model_key, stream, account_id, group_id, outcome, status, error_code, reason_code,"
             + " attempts_json, rejections_json, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,"
             + " cost_micros, ttft_ms, latency_ms, client_ip, created_at, usage_missing, cache_write_1h_tokens,"
-            + " reasoning_tokens, upstream_protocol)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " reasoning_tokens, upstream_protocol, queued_ms)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String ADD_SPENT = "UPDATE detour_keys SET spent_micros = spent_micros + ? WHERE id = ?";
     private static final String TOUCH_ACCOUNT = "UPDATE accounts SET success_count = success_count + ?,"
             + " error_count = error_count + ?, last_used_at = GREATEST(COALESCE(last_used_at, ?), ?) WHERE id = ?";
@@ -178,6 +178,11 @@ final class EventBatches {
         ps.setLong(25, e.usage().cacheWrite1h());
         ps.setLong(26, e.usage().reasoning());
         ps.setString(27, e.upstreamProtocol());
+        if (e.queuedMs() == null) {
+            ps.setNull(28, Types.INTEGER);
+        } else {
+            ps.setInt(28, e.queuedMs());
+        }
     }
 
     private static void addSpend(Connection c, List<RequestEvent> events) throws SQLException {

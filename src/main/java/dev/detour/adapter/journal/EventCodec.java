@@ -79,6 +79,7 @@ final class EventCodec {
             out.writeInt(e.createdAt().getNano());
             out.writeBoolean(e.usageMissing());
             nullableString(out, e.upstreamProtocol());
+            out.writeInt(e.queuedMs() == null ? Integer.MIN_VALUE : e.queuedMs()); // L-2; absent in older records
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible); // a byte array does not fail
         }
@@ -136,13 +137,14 @@ final class EventCodec {
         Instant createdAt = Instant.ofEpochSecond(in.readLong(), in.readInt());
         boolean usageMissing = in.readBoolean();
         String upstreamProtocol = version == VERSION_FOUR_COUNTS ? null : nullableString(in);
+        int queued = in.available() == 0 ? Integer.MIN_VALUE : in.readInt(); // L-2: records before it have none
         if (in.available() != 0) {
             throw new IOException("trailing bytes in a journal record");
         }
         RequestEvent event = new RequestEvent(requestId, keyId, endpoint, requestedModel, modelKey, stream, accountId,
                 groupId, OUTCOMES[outcome], status, errorCode, reasonCode, List.copyOf(attempts),
                 List.copyOf(rejections), usage, cost, ttft == Integer.MIN_VALUE ? null : ttft, latency, clientIp,
-                createdAt, usageMissing, upstreamProtocol);
+                createdAt, usageMissing, upstreamProtocol, queued == Integer.MIN_VALUE ? null : queued);
         return new JournalEntry(JournalEntry.Kind.values()[kind], event);
     }
 

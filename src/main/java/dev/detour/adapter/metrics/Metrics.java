@@ -31,6 +31,7 @@ public final class Metrics {
     private final Histogram requestDuration = new Histogram();
     private final Histogram upstreamDuration = new Histogram();
     private final Histogram ttft = new Histogram();
+    private final Histogram queueWait = new Histogram();
     private final Gauges gauges;
     private final List<Series> extra = new CopyOnWriteArrayList<>();
 
@@ -57,7 +58,7 @@ public final class Metrics {
         PrometheusText.series(probes, "result=\"" + (ok ? "ok" : "failed") + "\"").increment();
     }
 
-    /** Counts one request's receipt: outcome/endpoint, each attempt's failure kind and duration, latency, TTFT. */
+    /** Counts one request's receipt: outcome/endpoint, each attempt's failure kind and duration, latency, TTFT, queue wait. */
     public void record(RequestEvent event) {
         PrometheusText.series(requests, "outcome=\"" + event.outcome().wire() + "\",endpoint=\""
                 + PrometheusText.label(event.endpoint()) + "\"").increment();
@@ -70,6 +71,9 @@ public final class Metrics {
         if (event.ttftMs() != null) {
             ttft.observe(event.ttftMs() / 1000.0);
         }
+        if (event.queuedMs() != null) {
+            queueWait.observe(event.queuedMs() / 1000.0);
+        }
     }
 
     public String render(Instant now) {
@@ -81,6 +85,8 @@ public final class Metrics {
         requestDuration.write(out, "detour_request_duration_seconds", "Client request latency, receipt to last byte.");
         upstreamDuration.write(out, "detour_upstream_attempt_duration_seconds", "Duration of each upstream attempt.");
         ttft.write(out, "detour_ttft_seconds", "Time to first token of streamed responses.");
+        queueWait.write(out, "detour_queue_wait_seconds", "Time requests waited in the queue for a route below its"
+                + " in-flight limit (L-2), whether they then got one or not.");
         PrometheusText.gauge(out, "detour_in_flight_requests", "Upstream requests in flight.",
                 gauges.inFlight().getAsLong());
         PrometheusText.gauge(out, "detour_cooling_accounts", "Accounts cooling down or blocked now.",

@@ -58,7 +58,7 @@ public final class ProxyServlet extends HttpServlet {
         EndpointFamily family = familyOf(path);
         String method = request.getMethod();
         String ip = clientAddress.of(request);
-        ServletResponseSink sink = new ServletResponseSink(response);
+        ServletResponseSink sink = new ServletResponseSink(request, response);
         if (family == null || !method.equals(family == EndpointFamily.MODELS ? "GET" : "POST")) {
             forwarder.reject(requestId, family, path, ip, startNanos, 404, "request.unknown_endpoint",
                     "no such endpoint: " + method + " " + path, 0, sink);

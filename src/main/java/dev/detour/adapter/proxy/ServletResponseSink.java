@@ -5,24 +5,42 @@ import dev.detour.gateway.ResponseSink;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.ServletResponseWrapper;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import org.eclipse.jetty.ee10.servlet.ServletApiResponse;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.EofException;
 
 /** {@link ResponseSink} over a servlet response; IO errors on write mean the client went away. */
 final class ServletResponseSink implements ResponseSink {
+    private final HttpServletRequest request;
     private final HttpServletResponse response;
     private ServletOutputStream out;
+    private ClientGoneWatch watch;
 
-    ServletResponseSink(HttpServletResponse response) {
+    ServletResponseSink(HttpServletRequest request, HttpServletResponse response) {
+        this.request = request;
         this.response = response;
+    }
+
+    /** L-2: see {@link ClientGoneWatch}; a connection Detour cannot watch is never reported gone. */
+    @Override
+    public Runnable watchGone(Runnable action) {
+        EndPoint endPoint = ServletContextRequest.getServletContextRequest(request).getConnectionMetaData()
+                .getConnection().getEndPoint();
+        watch = ClientGoneWatch.start(endPoint, action);
+        return watch::stop;
     }
 
     @Override
     public void begin(int status, List<Header> headers) {
         response.setStatus(status);
+        if (watch != null && watch.consumedBytes()) {
+            response.setHeader("Connection", "close");
+        }
         for (Header h : headers) {
             response.addHeader(h.name(), h.value());
         }

@@ -29,10 +29,13 @@ import java.util.Map;
  * requests with route, reason in words, attempt chain and why cheaper routes were passed over.
  */
 final class MyRoutesServlet extends HttpServlet {
-    /** One recent request as the page shows it. */
-    /** {@code createdAt} for the viewer's zone (the page's script), {@code createdAtUtc} until it runs. */
+    /**
+     * One recent request as the page shows it: {@code createdAt} for the viewer's zone (the page's script),
+     * {@code createdAtUtc} until it runs; {@code queuedMs}: L-2's wait for a lease, null when none.
+     */
     public record RequestLine(String id, Instant createdAt, String createdAtUtc, String model, String outcome, int status,
-            String route, String reason, String errorCode, List<String> attempts, List<Passed> passedOver) {
+            String route, String reason, String errorCode, List<String> attempts, List<Passed> passedOver,
+            Integer queuedMs) {
     }
 
     public record Passed(String route, String reason, boolean cheaper) {
@@ -196,7 +199,8 @@ final class MyRoutesServlet extends HttpServlet {
             });
             lines.add(new RequestLine(row.requestId(), row.createdAt(), UTC_SECONDS.format(row.createdAt()), row.requestedModel(),
                     row.outcome(), row.status(), e.path("route").isObject() ? routeName(e.get("route")) : "—",
-                    row.reasonCode(), row.errorCode(), attempts, passed));
+                    row.reasonCode(), row.errorCode(), attempts, passed,
+                    e.path("queued_ms").isInt() ? e.path("queued_ms").asInt() : null));
         });
         return lines;
     }
