@@ -95,6 +95,7 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         SmartKeys smartKeys = new SmartKeys(smartStore);
         smartKeys.readThrough(quickReads);
         snapshot.onReload(smartKeys::reload);
+        snapshot.onReload(settings::refresh); // G-3: a settings change elsewhere moved the revision
         probe.every(Duration.ofSeconds(1), health, smartKeys::refreshSpend); // G-3: other instances' spend
         LoadWiring load = LoadWiring.create(snapshot, database, settings, clock, config.instances());
         load.state().deferWritesTo(stateWrites);

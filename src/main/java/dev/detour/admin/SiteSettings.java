@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * The runtime settings (U-5, SPEC GET/PUT /admin/api/settings): typed, validated, stored in the
  * {@code settings} table and cached in memory. A change is applied without a restart: listeners
  * (upstream timeouts, selection, retention…) get the new values at once on this instance, and
- * other instances pick them up on {@link #refresh()}.
+ * other instances pick them up on {@link #refresh()}: a change bumps the pool revision, so their next
+ * snapshot reload (within a second, G-3) re-reads the table.
  */
 public final class SiteSettings {
     private static final Logger log = LoggerFactory.getLogger(SiteSettings.class);
@@ -69,7 +70,10 @@ public final class SiteSettings {
         });
         logNewlyUnreadable(bad, values);
         unreadable = Map.copyOf(bad);
-        publish(new SettingValues(values));
+        SettingValues read = new SettingValues(values);
+        if (!read.equals(current)) { // a reload of the pool re-reads them: listeners hear only of a change
+            publish(read);
+        }
     }
 
     /** D-4: setting name → the stored text that could not be used; its default applies meanwhile. */
@@ -105,6 +109,7 @@ public final class SiteSettings {
             changes.keySet().forEach(name -> stored.put(name, Long.toString(merged.get(name)), clock.instant()));
             audit.record(c, actor, "settings.update", "settings", 0, audit.documents().settings(before),
                     audit.documents().settings(after));
+            c.bumpPoolRevision(); // G-3: every other instance reloads within a second and re-reads the settings
             return null;
         });
         Map<String, String> stillBad = new LinkedHashMap<>(unreadable);
