@@ -32,6 +32,8 @@ import java.util.Set;
  * exactly once. Every client request ends in exactly one {@link RequestEvent} (N-4).
  */
 public final class Forwarder {
+    /** D-3: the code of a request refused, or let go from the wait queue, because Detour is stopping. */
+    public static final String SHUTTING_DOWN = "gateway.shutting_down";
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Forwarder.class);
     private final PoolSnapshot snapshot;
     private final Router router;
@@ -271,14 +273,19 @@ public final class Forwarder {
 
     /**
      * L-2: the wait ended without a lease. A full queue or the wait bound answers S-5's 503 with
-     * {@code Retry-After}; a client that went away gets nothing it could read (logged as cancelled).
+     * {@code Retry-After}; a stop answers D-3's {@code gateway.shutting_down}; a client that went away gets
+     * nothing it could read (logged as cancelled).
      */
     private void leftQueue(ClientCall call, Waiter.Outcome outcome, Trace trace, ResponseSink sink) {
         trace.retryAfter(1);
+        if (outcome == Waiter.Outcome.STOPPING) { // D-3: the honest reason; another instance may serve it now
+            answerError(trace, sink, 503, SHUTTING_DOWN, "Detour is stopping and every route was at its in-flight"
+                    + " limit; retry shortly; request " + call.requestId(), Outcome.FAILURE);
+            return;
+        }
         String why = switch (outcome) {
             case QUEUE_FULL -> "every route is at its in-flight limit and the wait queue for " + call.peek().model()
                     + " is full";
-            case STOPPING -> "every route is at its in-flight limit and Detour is stopping";
             default -> "every route stayed at its in-flight limit for the whole wait (" + trace.queuedMs + " ms)";
         };
         answerError(trace, sink, 503, PoolErrorCode.AT_CAPACITY.code(), why + "; retry shortly; request "

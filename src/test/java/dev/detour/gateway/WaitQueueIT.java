@@ -115,6 +115,24 @@ class WaitQueueIT extends OneUpstreamCase {
     }
 
     @Test
+    void aWaiterLetGoWhenDetourStopsIsToldItIsStoppingNotThatThePoolIsFull() {
+        gw.account("a", upstream, MAPS, "{\"max_in_flight\":1}");
+        CompletableFuture<HttpResponse<String>> first = send("first");
+        awaitAtUpstream(1);
+        CompletableFuture<HttpResponse<String>> second = send("second");
+        Gateway.await(() -> waiting() == 1, "second waiting");
+
+        gw.app.waitQueue().close(); // what D-3's stop does first: every waiter goes before the drain
+        HttpResponse<String> stopped = second.join();
+        assertEquals(503, stopped.statusCode(), stopped.body());
+        assertEquals("gateway.shutting_down", code(stopped));
+        assertEquals("1", stopped.headers().firstValue("Retry-After").orElse(""));
+        answers.get(0).countDown();
+        assertEquals(200, first.join().statusCode(), "the request in flight still finishes");
+        assertEquals(1, upstream.requestCount(), "the let-go waiter never reached the upstream");
+    }
+
+    @Test
     void aWaiterWhoseClientDisconnectsLeavesAtOnceAndTheNextGetsItsPlace() throws Exception {
         gw.account("a", upstream, MAPS, "{\"max_in_flight\":1}");
         CompletableFuture<HttpResponse<String>> first = send("first");

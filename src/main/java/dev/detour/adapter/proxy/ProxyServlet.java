@@ -32,7 +32,7 @@ public final class ProxyServlet extends HttpServlet {
     public static final int MAX_BODY = 32 * 1024 * 1024;
     public static final String REQUEST_ID_HEADER = "x-detour-request-id";
     /** D-3: the code of a request refused because Detour is stopping. */
-    public static final String SHUTTING_DOWN = "gateway.shutting_down";
+    public static final String SHUTTING_DOWN = Forwarder.SHUTTING_DOWN;
 
     private final Forwarder forwarder;
     private final Clock clock;
