@@ -75,7 +75,6 @@ final class MyRoutesServlet extends HttpServlet {
         model.put("spendLimit", limit == null ? null : Money.format(limit));
         model.put("spendPercent", limit == null || limit <= 0 ? null : Math.min(100, spent * 100 / limit));
         Instant now = deps.clock().instant();
-        model.put("now", now);
         model.put("models", MyModelView.of(states.of(deps.snapshot().view(), key, now), now));
         String filter = blankToNull(request.getParameter("model"));
         RequestLog.Page page = deps.requests().page(key.id(), null, filter, null, 20,
