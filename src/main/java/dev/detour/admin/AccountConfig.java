@@ -6,12 +6,13 @@ import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelMappings;
 import dev.detour.core.account.Platform;
+import dev.detour.core.account.Protocols;
 import dev.detour.core.account.RecoveryRule;
 import java.util.Set;
 
 /**
- * What an operator configures on an account (SPEC §1), validated. {@code families} null = the
- * platform's defaults (so changing the platform moves them along); the api key lives apart.
+ * What an operator configures on an account (SPEC §1), validated. {@code families} and {@code protocols}
+ * null = the platform's defaults (so changing the platform moves them along); the api key lives apart.
  */
 public record AccountConfig(
         String name,
@@ -20,6 +21,7 @@ public record AccountConfig(
         String baseUrl,
         ModelMappings mappings,
         Set<EndpointFamily> families,
+        Set<EndpointFamily> protocols,
         int priority,
         int weight,
         boolean enabled,
@@ -30,6 +32,11 @@ public record AccountConfig(
         RecoveryRule recovery,
         BreakerPolicy breaker,
         BackoffPolicy backoff) {
+
+    /** B-1: the client protocols served natively; {@code protocols} null = {@link Protocols#defaults}. */
+    public Set<EndpointFamily> effectiveProtocols() {
+        return protocols != null ? protocols : Protocols.defaults(platform, families);
+    }
 
     public Set<EndpointFamily> effectiveFamilies() {
         return families != null ? families : platform.defaultFamilies();

@@ -11,7 +11,7 @@ import dev.detour.core.account.RecoveryRule;
 /** Applies an {@link AccountPatch} to defaults (create) or the stored config (update), validating every field. */
 final class AccountMerge {
     private static final AccountConfig DEFAULTS = new AccountConfig(null, 0, null, null, ModelMappings.PASS_THROUGH,
-            null, 0, 10, true, 0, null, null, FailurePolicy.DEFAULTS, RecoveryRule.OFF, BreakerPolicy.DEFAULTS,
+            null, null, 0, 10, true, 0, null, null, FailurePolicy.DEFAULTS, RecoveryRule.OFF, BreakerPolicy.DEFAULTS,
             BackoffPolicy.DEFAULTS);
 
     AccountConfig forCreate(AccountPatch p, Groups groups) {
@@ -28,6 +28,8 @@ final class AccountMerge {
         Platform platform = p.platform() != null ? Platform.fromWire(p.platform()) : c.platform();
         var families = p.families() != null ? p.families().orElse(null) : c.families();
         AccountRules.families(families, platform);
+        var protocols = p.protocols() != null ? p.protocols().orElse(null) : c.protocols();
+        AccountRules.protocols(protocols, platform);
         return new AccountConfig(
                 p.name() != null ? AccountRules.name(p.name()) : c.name(),
                 p.changesGroup() ? groupId(p, groups) : c.groupId(),
@@ -35,6 +37,7 @@ final class AccountMerge {
                 p.baseUrl() != null ? AccountRules.baseUrl(p.baseUrl()) : c.baseUrl(),
                 p.mappings() != null ? p.mappings() : c.mappings(),
                 families,
+                protocols,
                 p.priority() != null ? AccountRules.range(p.priority(), -1000, 1000, "priority") : c.priority(),
                 p.weight() != null ? AccountRules.range(p.weight(), 1, 1000, "weight") : c.weight(),
                 p.enabled() != null ? p.enabled() : c.enabled(),

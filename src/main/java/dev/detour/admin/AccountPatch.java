@@ -23,6 +23,7 @@ public record AccountPatch(
         String apiKey,
         ModelMappings mappings,
         Optional<Set<EndpointFamily>> families,
+        Optional<Set<EndpointFamily>> protocols,
         Integer priority,
         Integer weight,
         Boolean enabled,

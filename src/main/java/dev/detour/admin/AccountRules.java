@@ -3,6 +3,7 @@ package dev.detour.admin;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.Platform;
+import dev.detour.core.account.Protocols;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -72,6 +73,28 @@ public final class AccountRules {
             if (!platform.canServe(family)) {
                 throw new ValidationException("validation.endpoint_family", "endpoint_families",
                         "platform " + platform.wire() + " cannot serve " + family.wire());
+            }
+        }
+    }
+
+    /**
+     * B-1: the client protocols an account serves natively — at least one of chat_completions, responses,
+     * messages, each one its platform can speak (OpenAI: the first two; Anthropic: messages; a compatible
+     * relay: any). Null = the platform's default.
+     */
+    public static void protocols(Set<EndpointFamily> protocols, Platform platform) {
+        if (protocols == null) {
+            return;
+        }
+        if (protocols.isEmpty()) {
+            throw new ValidationException("validation.protocols", "protocols",
+                    "protocols needs at least one of chat_completions, responses, messages (or leave it out for the"
+                            + " platform default)");
+        }
+        for (EndpointFamily protocol : protocols) {
+            if (!Protocols.conversational(protocol) || !platform.speaks(protocol)) {
+                throw new ValidationException("validation.protocols", "protocols",
+                        "platform " + platform.wire() + " cannot speak " + protocol.wire() + " natively");
             }
         }
     }

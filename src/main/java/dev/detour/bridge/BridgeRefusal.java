@@ -23,6 +23,12 @@ public final class BridgeRefusal extends Exception {
                 + " and cannot be bridged to another protocol");
     }
 
+    /** B-3: a body the bridge cannot read as a request of the client's protocol (not a JSON object of its shape). */
+    public static BridgeRefusal unreadable() {
+        return new BridgeRefusal("body", "The request body is not a JSON object of the client's protocol, so it"
+                + " cannot be translated for an account that speaks another protocol");
+    }
+
     /** A feature the upstream's protocol cannot carry. */
     static BridgeRefusal notIn(EndpointFamily upstream, String feature, String what) {
         return new BridgeRefusal(feature, what + " cannot be carried to an account that speaks " + name(upstream));

@@ -1,12 +1,17 @@
 package dev.detour.gateway;
 
+import dev.detour.bridge.BridgeErrors;
+import dev.detour.bridge.BridgeRefusal;
+import dev.detour.bridge.StreamBridge;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.account.Protocols;
 import dev.detour.core.attempt.AttemptAction;
 import dev.detour.core.attempt.AttemptRules;
 import dev.detour.core.attempt.QueueLimits;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClassifier;
+import dev.detour.core.secret.SecretMask;
 import dev.detour.core.selection.Candidate;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.PoolAnswer;
@@ -15,6 +20,7 @@ import dev.detour.core.selection.ReasonCode;
 import dev.detour.gateway.RequestEvent.AttemptRecord;
 import dev.detour.gateway.RequestEvent.Outcome;
 import dev.detour.gateway.RequestEvent.RejectionRecord;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -185,6 +191,13 @@ public final class Forwarder {
         if (round.answered()) {
             return;
         }
+        if (trace.attempts.isEmpty() && trace.bridgeRefusal != null && !round.busy()) {
+            // B-3: no account could serve it natively and the bridge cannot carry a feature it uses
+            BridgeRefusal refusal = trace.bridgeRefusal;
+            answerError(trace, sink, BridgeRefusal.STATUS, refusal.code(), "invalid_request_error",
+                    refusal.getMessage() + "; request " + call.requestId(), Outcome.CLIENT_ERROR);
+            return;
+        }
         Instant now = clock.instant();
         if (round.busy()) {
             // S-5: nothing was tried because everything was full: busy, not broken; nothing recorded
@@ -205,6 +218,7 @@ public final class Forwarder {
 
     /** No lease in hand: every account's lease is acquired as the loop reaches it. */
     private static final long NO_LEASE = -1;
+    private static final Header JSON_TYPE = new Header("content-type", "application/json");
 
     /**
      * One pass over the plan's candidates (P-3).
@@ -230,6 +244,18 @@ public final class Forwarder {
                 if (!AttemptRules.mayTryAnother(tried.size(), maxAttempts) || tried.contains(account.id())) {
                     continue;
                 }
+                EndpointFamily protocol = Protocols.upstreamFor(account, call.family()); // B-1: native or bridged
+                UpstreamRequest request;
+                try {
+                    request = UpstreamRequests.build(call, account, protocol, candidate.upstreamModel(),
+                            secrets.apiKey(account.id()));
+                } catch (BridgeRefusal refusal) {
+                    // B-3: this account cannot take the request; another may (a 400 only when none can)
+                    trace.rejections.add(new RejectionRecord(account.id(),
+                            ReasonCode.REJECTED_BRIDGE_UNSUPPORTED.wire()));
+                    trace.bridgeRefusal = trace.bridgeRefusal == null ? refusal : trace.bridgeRefusal;
+                    continue;
+                }
                 Instant pickedAt = clock.instant();
                 int limit = router.capacityShare(account.maxInFlight()); // S-5: this instance's share
                 boolean held = account.id() == handed && !handedUsed;
@@ -251,7 +277,7 @@ public final class Forwarder {
                 try {
                     trace.modelKey = candidate.modelKey();
                     load.picked(account.id(), pickedAt); // S-4: min pick gap and idle bonus read it
-                    Step step = tryAccount(call, candidate, trace, sink);
+                    Step step = tryAccount(call, candidate, new Asked(request, protocol), trace, sink);
                     if (step == Step.ANSWERED) {
                         return new Round(true, false, full);
                     }
@@ -306,14 +332,27 @@ public final class Forwarder {
     /** Where the loop stands after one account. */
     private enum Step { ANSWERED, NEXT_ACCOUNT, STOP }
 
+    /**
+     * What one account is sent: the request (translated when bridged) and the protocol it is asked in (B-1).
+     */
+    private record Asked(UpstreamRequest request, EndpointFamily protocol) {
+        boolean bridgedFor(ClientCall call) {
+            return protocol != call.family();
+        }
+
+        /** B-1: the attempt record names the bridge's two ends when it went through one. */
+        AttemptRecord mark(ClientCall call, AttemptRecord attempt) {
+            return bridgedFor(call) ? attempt.bridged(call.family().wire(), protocol.wire()) : attempt;
+        }
+    }
+
     /** One account: attempts until one is answered or {@link AttemptRules#afterFailure} leaves the account. */
-    private Step tryAccount(ClientCall call, Candidate candidate, Trace trace, ResponseSink sink) {
+    private Step tryAccount(ClientCall call, Candidate candidate, Asked asked, Trace trace, ResponseSink sink) {
         Account account = candidate.account();
-        UpstreamRequest request = UpstreamRequests.build(call, account, candidate.upstreamModel(),
-                secrets.apiKey(account.id()));
+        UpstreamRequest request = asked.request();
         Duration interval = Duration.ofMillis(account.failurePolicy().retryIntervalMs());
         int retriesLeft = account.failurePolicy().retryCount();
-        EndpointFamily protocol = call.family(); // B-4: the upstream is asked in the client's protocol (no bridge yet)
+        EndpointFamily protocol = asked.protocol(); // B-4: the answer's usage is read in the upstream's protocol
         trace.upstreamProtocol = protocol; // the event names the protocol of the last account asked
         while (true) {
             long started = System.nanoTime();
@@ -321,18 +360,25 @@ public final class Forwarder {
             long durationMs = (System.nanoTime() - started) / 1_000_000;
             switch (result.kind()) {
                 case SUCCESS_BUFFERED, SUCCESS_STREAM -> {
-                    trace.attempts.add(answered(account, result, durationMs));
-                    deliver(call, candidate, protocol, result, trace, sink);
+                    trace.attempts.add(asked.mark(call, answered(account, result, durationMs)));
+                    deliver(call, candidate, asked, result, trace, sink);
                     return Step.ANSWERED;
                 }
                 case CLIENT_ERROR -> {
                     // F-1 None class: the client's own problem, returned as-is, never retried or switched
-                    trace.attempts.add(answered(account, result, durationMs));
+                    trace.attempts.add(asked.mark(call, answered(account, result, durationMs)));
                     trace.accountId = account.id();
                     trace.groupId = account.groupId();
                     trace.reasonCode = ReasonCode.RETURNED_CLIENT_ERROR.wire();
-                    answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()), result.body(),
-                            Outcome.CLIENT_ERROR);
+                    if (asked.bridgedFor(call)) { // B-2: the upstream's error in the client's envelope (masked)
+                        BridgeErrors.BridgedError error = BridgeErrors.translate(call.family(), result.status(),
+                                new String(result.body(), StandardCharsets.UTF_8), SecretMask.SHAPES);
+                        answer(trace, sink, error.status(), List.of(JSON_TYPE), error.body().toString()
+                                .getBytes(StandardCharsets.UTF_8), Outcome.CLIENT_ERROR);
+                    } else {
+                        answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()), result.body(),
+                                Outcome.CLIENT_ERROR);
+                    }
                     return Step.ANSWERED;
                 }
                 default -> {
@@ -343,7 +389,7 @@ public final class Forwarder {
             AttemptRules.Decision decision = AttemptRules.afterFailure(new AttemptRules.FailedAttempt(failure,
                     retriesLeft, interval, call.peek().neverSentTwice(), result.dispatched(),
                     trace.stateBoundUnknown));
-            trace.attempts.add(failed(account, failure, durationMs, decision.action()));
+            trace.attempts.add(asked.mark(call, failed(account, failure, durationMs, decision.action())));
             if (decision.next() == AttemptRules.Next.SAME_ACCOUNT) {
                 retriesLeft--;
                 pauser.pause(interval.toMillis());
@@ -355,19 +401,27 @@ public final class Forwarder {
         }
     }
 
-    private void deliver(ClientCall call, Candidate candidate, EndpointFamily protocol, AttemptResult result,
-            Trace trace, ResponseSink sink) {
+    private void deliver(ClientCall call, Candidate candidate, Asked asked, AttemptResult result, Trace trace,
+            ResponseSink sink) {
         Account account = candidate.account();
         trace.accountId = account.id();
         trace.groupId = account.groupId();
         trace.reasonCode = successReason(trace, candidate).wire();
+        boolean bridged = asked.bridgedFor(call);
         if (result.kind() == AttemptResult.Kind.SUCCESS_BUFFERED) {
             AnswerFacts answer = result.answer(); // usage, cost and id from UpstreamAttempt's one read of the body
             trace.usage = answer.usage();
-            effects.delivered(call, candidate, trace, ResponseIds.of(call.family(), answer),
+            byte[] body = bridged ? Bridging.answer(call.family(), asked.protocol(), result.body(), clock.instant())
+                    : result.body();
+            if (body == null) { // B-3: a 2xx the bridge cannot read: the client gets an error, never half an answer
+                answerError(trace, sink, 502, Bridging.UNREADABLE_ANSWER, "the upstream's answer could not be "
+                        + "translated to this protocol; request " + call.requestId(), Outcome.FAILURE);
+                return;
+            }
+            effects.delivered(call, candidate, trace, bridged ? null : ResponseIds.of(call.family(), answer),
                     (int) ((System.nanoTime() - trace.startNanos) / 1_000_000), answer.costMicros(), clock.instant());
-            answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()), result.body(),
-                    Outcome.SUCCESS);
+            answer(trace, sink, result.status(), bridged ? Bridging.headers(result.headers())
+                    : HeaderPolicy.toClient(result.headers()), body, Outcome.SUCCESS);
             return;
         }
         List<Header> headers = new ArrayList<>(HeaderPolicy.toClient(result.headers()));
@@ -376,8 +430,11 @@ public final class Forwarder {
         trace.status = result.status();
         journalStart(trace); // D-5: a stream cut by the process dying is logged with its account and status
         ResponseIds.Sniffer sniffer = new ResponseIds.Sniffer(sink, call.family());
-        StreamRelay.Result relayed = new StreamRelay(result.mask(), protocol).relay(result.openStream(), result.body(),
-                sniffer);
+        StreamBridge bridge = bridged ? Bridging.stream(call, asked.protocol(), clock.instant()) : null;
+        StreamRelay.Result relayed = bridged
+                ? new BridgedStreamRelay(result.mask(), asked.protocol(), bridge).relay(result.openStream(),
+                        result.body(), sniffer)
+                : new StreamRelay(result.mask(), asked.protocol()).relay(result.openStream(), result.body(), sniffer);
         Instant ended = clock.instant();
         trace.usage = relayed.usage();
         trace.usageMissing = !relayed.usageSeen(); // P-7': the cost of this stream could not be known
@@ -393,7 +450,8 @@ public final class Forwarder {
             markLastAttempt(trace, failure); // E: the attempt says why it failed
             effects.cut(call, candidate, failure, trace, ended);
             finish(trace, Outcome.FAILURE, BrokenStreamEnding.CODE);
-            endBroken(call, sniffer);
+            // F-4': one terminal in the client's protocol — the bridge's translated error event when it wrote one
+            endBroken(call, sniffer, bridge == null || !bridge.endWritten());
             return;
         }
         effects.delivered(call, candidate, trace, sniffer.responseId(), trace.ttftMs, relayed.costMicros(), ended);
@@ -405,7 +463,8 @@ public final class Forwarder {
         int last = trace.attempts.size() - 1;
         AttemptRecord delivered = trace.attempts.get(last);
         trace.attempts.set(last, new AttemptRecord(delivered.accountId(), delivered.status(), failure.kind().wire(),
-                failure.scope().wire(), delivered.durationMs(), delivered.action()));
+                failure.scope().wire(), delivered.durationMs(), delivered.action(), delivered.bridgedFrom(),
+                delivered.bridgedTo()));
     }
 
     /**
@@ -415,8 +474,8 @@ public final class Forwarder {
      * so an SDK meets the frame first; one that yields response.failed as an ordinary event (openai-node)
      * still raises on the broken body, as it does when the upstream itself cuts.
      */
-    private void endBroken(ClientCall call, ResponseIds.Sniffer sink) {
-        byte[] frame = BrokenStreamEnding.frame(call.family(), call.requestId(), sink.responseId());
+    private void endBroken(ClientCall call, ResponseIds.Sniffer sink, boolean withFrame) {
+        byte[] frame = withFrame ? BrokenStreamEnding.frame(call.family(), call.requestId(), sink.responseId()) : null;
         try {
             if (frame != null) {
                 sink.write(frame, 0, frame.length);

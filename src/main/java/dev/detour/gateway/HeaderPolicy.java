@@ -51,18 +51,28 @@ public final class HeaderPolicy {
     }
 
     public static List<Header> upstream(ClientCall call, Account account, String apiKey) {
+        return upstream(call, account, apiKey, call.family());
+    }
+
+    /**
+     * B-3: the headers for an upstream asked in {@code protocol}, which differs from the client's family when
+     * the request is bridged: auth and {@code anthropic-version} follow the upstream's protocol, and an
+     * OpenAI upstream of an Anthropic client gets none of its {@code anthropic-*} feature headers.
+     */
+    public static List<Header> upstream(ClientCall call, Account account, String apiKey, EndpointFamily protocol) {
         List<Header> out = new ArrayList<>(8);
         boolean hasVersion = false;
+        boolean anthropicFamily = protocol.protocol() == EndpointFamily.Protocol.ANTHROPIC;
+        boolean dropAnthropic = !anthropicFamily && call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC;
         for (Header h : call.headers()) {
             String name = h.name().toLowerCase(Locale.ROOT);
-            if (forwardedUpstream(name)) {
+            if (forwardedUpstream(name) && !(dropAnthropic && name.startsWith("anthropic-"))) {
                 out.add(new Header(name, h.value()));
                 hasVersion |= name.equals("anthropic-version");
             }
         }
         // bodies are classified before they reach the client: ask for them uncompressed
         out.add(new Header("accept-encoding", "identity"));
-        boolean anthropicFamily = call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC;
         if (account.platform() == Platform.ANTHROPIC) {
             out.add(new Header("x-api-key", apiKey));
         } else {

@@ -78,8 +78,21 @@ public record RequestEvent(
     }
 
     /** One upstream attempt: action is retry_same | switch | final. */
+    /**
+     * B-1: {@code bridgedFrom}/{@code bridgedTo} are the client's and the upstream's protocol when this attempt
+     * went through the bridge, both null for a native one.
+     */
     public record AttemptRecord(long accountId, Integer status, String failureKind, String scope,
-            long durationMs, String action) {
+            long durationMs, String action, String bridgedFrom, String bridgedTo) {
+        public AttemptRecord(long accountId, Integer status, String failureKind, String scope, long durationMs,
+                String action) {
+            this(accountId, status, failureKind, scope, durationMs, action, null, null);
+        }
+
+        /** The same attempt, marked as bridged from the client's protocol to the upstream's (null: native). */
+        public AttemptRecord bridged(String from, String to) {
+            return new AttemptRecord(accountId, status, failureKind, scope, durationMs, action, from, to);
+        }
     }
 
     public record RejectionRecord(long accountId, String reason) {

@@ -44,6 +44,8 @@ final class Trace {
     long costMicros;
     /** P-7': a relayed stream ended without any usage frame, so its cost is unknown (not zero). */
     boolean usageMissing;
+    /** B-3: the first account the bridge could not serve, why; answered as 400 when no account was asked. */
+    dev.detour.bridge.BridgeRefusal bridgeRefusal;
     /** L-2: milliseconds spent waiting in the queue for a lease; null when it never waited. */
     Integer queuedMs;
 

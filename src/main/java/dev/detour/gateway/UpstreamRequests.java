@@ -1,9 +1,22 @@
 package dev.detour.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.bridge.Bridge;
+import dev.detour.bridge.BridgeRefusal;
+import dev.detour.bridge.NativeHistory;
 import dev.detour.core.account.Account;
+import dev.detour.core.account.EndpointFamily;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /** The request one attempt sends: base URL + client path, allowlisted headers + auth, model rewritten. */
 final class UpstreamRequests {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** What every Detour-made reasoning seal starts with (bridge/BridgedReasoning). */
+    private static final byte[] SEAL = "detour-bridged:".getBytes(StandardCharsets.US_ASCII);
+
     private UpstreamRequests() {
     }
 
@@ -11,5 +24,77 @@ final class UpstreamRequests {
         byte[] body = upstreamModel == null ? call.body() : BodyRewriter.withModel(call.body(), call.peek(), upstreamModel);
         return new UpstreamRequest(call.method(), account.baseUrl() + call.pathAndQuery(),
                 HeaderPolicy.upstream(call, account, apiKey), body, !call.peek().neverSentTwice());
+    }
+
+    /**
+     * The request for an account asked in {@code protocol}. The client's own protocol: passed through, less
+     * reasoning Detour made on an earlier bridged turn (B-3: no native upstream could verify its seal).
+     * Another protocol: the body translated by the bridge, sent to that protocol's path (the client's query
+     * string belongs to its own API) with that protocol's auth.
+     *
+     * @throws BridgeRefusal the request uses a feature {@code protocol} cannot carry
+     */
+    static UpstreamRequest build(ClientCall call, Account account, EndpointFamily protocol, String upstreamModel,
+            String apiKey) throws BridgeRefusal {
+        if (protocol == call.family()) {
+            UpstreamRequest request = build(call, account, upstreamModel, apiKey);
+            return contains(request.body(), SEAL) ? withoutBridgedReasoning(request, protocol) : request;
+        }
+        String model = upstreamModel != null ? upstreamModel : call.peek().model();
+        ObjectNode translated;
+        try {
+            translated = Bridge.request(call.family(), protocol, clientBody(call), model);
+        } catch (RuntimeException e) { // a field of an unexpected shape: refused, never half translated
+            throw BridgeRefusal.unreadable();
+        }
+        return new UpstreamRequest(call.method(), account.baseUrl() + protocol.path(),
+                HeaderPolicy.upstream(call, account, apiKey, protocol), bytes(translated),
+                !call.peek().neverSentTwice());
+    }
+
+    private static UpstreamRequest withoutBridgedReasoning(UpstreamRequest request, EndpointFamily protocol) {
+        JsonNode body = parse(request.body());
+        if (!(body instanceof ObjectNode object) || !NativeHistory.stripBridgedReasoning(protocol, object)) {
+            return request;
+        }
+        return new UpstreamRequest(request.method(), request.url(), request.headers(), bytes(object),
+                request.replayable());
+    }
+
+    private static JsonNode clientBody(ClientCall call) throws BridgeRefusal {
+        JsonNode body = parse(call.body());
+        if (body == null || !body.isObject()) {
+            throw BridgeRefusal.unreadable();
+        }
+        return body;
+    }
+
+    private static JsonNode parse(byte[] body) {
+        try {
+            return JSON.readTree(body);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static byte[] bytes(JsonNode node) {
+        try {
+            return JSON.writeValueAsBytes(node);
+        } catch (IOException e) {
+            throw new IllegalStateException("a JSON tree always serialises", e);
+        }
+    }
+
+    static boolean contains(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i <= haystack.length - needle.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 }

@@ -10,6 +10,7 @@ import dev.detour.core.account.ModelMappings;
 import dev.detour.core.account.ModelState;
 import dev.detour.core.account.ModelStatus;
 import dev.detour.core.account.Platform;
+import dev.detour.core.account.Protocols;
 import dev.detour.core.account.RecoveryRule;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ public final class AccountMother {
     private String baseUrl = "https://relay.example";
     private final List<ModelMapping> mappings = new ArrayList<>();
     private Set<EndpointFamily> families;
+    private Set<EndpointFamily> protocols;
     private int priority;
     private int weight = 1;
     private boolean enabled = true;
@@ -90,6 +92,12 @@ public final class AccountMother {
         for (String model : models) {
             maps(model, model);
         }
+        return this;
+    }
+
+    /** B-1: the client protocols the account serves natively (unset: as the account row would default them). */
+    public AccountMother protocols(EndpointFamily... values) {
+        protocols = EnumSet.of(values[0], values);
         return this;
     }
 
@@ -174,7 +182,8 @@ public final class AccountMother {
         Set<EndpointFamily> served = families != null ? families : platform.defaultFamilies();
         return new Account(id, name, groupId, platform, baseUrl, ModelMappings.of(mappings), served, priority, weight,
                 enabled, archived, status, quotaRemaining, maxInFlight, failurePolicy, recovery, failure, successCount,
-                errorCount, lastUsedAt);
+                errorCount, lastUsedAt, null, null, null,
+                protocols != null ? protocols : Protocols.defaults(platform, families));
     }
 
     /** A model row with the given status and cooldown (null = none), as the account-models table holds it. */

@@ -3,6 +3,8 @@ package dev.detour.adapter.api;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.admin.AccountPatch;
 import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.account.Protocols;
+import dev.detour.core.ValidationException;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -24,6 +26,7 @@ final class AccountJson {
                 f.text("api_key", "validation.api_key"),
                 PolicyJson.mappings(f),
                 families(f),
+                protocols(f),
                 f.integer("priority", "validation.priority"),
                 f.integer("weight", "validation.weight"),
                 f.bool("enabled", "validation.enabled"),
@@ -34,6 +37,26 @@ final class AccountJson {
                 PolicyJson.recovery(f),
                 PolicyJson.breaker(f),
                 PolicyJson.backoff(f));
+    }
+
+    /** B-1: absent → keep; null → the platform's default; a list → exactly those (validation.protocols). */
+    private static Optional<Set<EndpointFamily>> protocols(JsonFields f) {
+        if (!f.has("protocols")) {
+            return null;
+        }
+        if (f.node("protocols").isNull()) {
+            return Optional.empty();
+        }
+        Set<EndpointFamily> protocols = EnumSet.noneOf(EndpointFamily.class);
+        for (String wire : f.texts("protocols", "validation.protocols")) {
+            EndpointFamily protocol = EndpointFamily.forWire(wire);
+            if (protocol == null || !Protocols.conversational(protocol)) {
+                throw new ValidationException("validation.protocols", "protocols",
+                        "protocols are chat_completions, responses or messages; got " + wire);
+            }
+            protocols.add(protocol);
+        }
+        return Optional.of(protocols);
     }
 
     /** Absent → keep; null → the platform's default families; a list → exactly those. */

@@ -87,6 +87,8 @@ public final class Documents {
         c.mappings().entries().forEach(m -> mappings.addObject().put("from", m.from()).put("to", m.to()));
         ArrayNode families = o.putArray("endpoint_families");
         c.effectiveFamilies().stream().sorted().forEach(f -> families.add(f.wire()));
+        ArrayNode protocols = o.putArray("protocols"); // B-1: the effective set, the default when unset
+        c.effectiveProtocols().stream().sorted().forEach(f -> protocols.add(f.wire()));
         o.put("priority", c.priority()).put("weight", c.weight()).put("enabled", c.enabled())
                 .put("archived", stored.account().archived()).put("max_in_flight", c.maxInFlight());
         o.putPOJO("quota_remaining", c.quotaRemaining());

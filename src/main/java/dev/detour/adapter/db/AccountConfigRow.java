@@ -11,6 +11,7 @@ public record AccountConfigRow(
         String baseUrl,
         String modelMappingsJson,
         String endpointFamilies,
+        String protocols,
         int priority,
         int weight,
         boolean enabled,

@@ -11,6 +11,7 @@ import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelMapping;
 import dev.detour.core.account.ModelMappings;
+import dev.detour.core.account.Protocols;
 import dev.detour.core.account.RecoveryRule;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -72,6 +73,15 @@ public final class AccountJsonColumns {
                             "unknown endpoint family '" + StoredText.shortText(wire) + "'")));
         }
         return families;
+    }
+
+    /** B-1: null = the platform's default; a name that is not a conversational protocol is corrupt. */
+    public static Set<EndpointFamily> readProtocols(String text) {
+        Set<EndpointFamily> protocols = readFamilies(text);
+        if (protocols != null && (protocols.isEmpty() || !protocols.stream().allMatch(Protocols::conversational))) {
+            throw new CorruptColumnException("protocols must name chat_completions, responses or messages");
+        }
+        return protocols;
     }
 
     public static String writeFailurePolicy(FailurePolicy p) {

@@ -50,5 +50,6 @@ public record AccountRow(
         Instant updatedAt,
         String groupName,
         long groupRatioPpm,
-        String groupHaltPolicy) {
+        String groupHaltPolicy,
+        String protocols) {
 }

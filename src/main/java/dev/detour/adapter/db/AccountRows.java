@@ -62,6 +62,7 @@ public final class AccountRows {
                 problems.read("model_mappings", () -> AccountJsonColumns.readMappings(row.modelMappingsJson()),
                         ModelMappings.PASS_THROUGH),
                 problems.read("endpoint_families", () -> AccountJsonColumns.readFamilies(row.endpointFamilies()), null),
+                problems.read("protocols", () -> AccountJsonColumns.readProtocols(row.protocols()), null),
                 problems.read("priority", () -> range(row.priority(), -1000, 1000, "priority"), row.priority()),
                 problems.read("weight", () -> range(row.weight(), 1, 1000, "weight"), 1),
                 row.enabled(),
@@ -79,7 +80,7 @@ public final class AccountRows {
                 config.mappings(), config.effectiveFamilies(), config.priority(), config.weight(), config.enabled(),
                 row.archived(), status, config.quotaRemaining(), config.maxInFlight(),
                 config.failurePolicy(), config.recovery(), failure(row), row.successCount(), row.errorCount(),
-                row.lastUsedAt(), config.breaker(), config.backoff(), problems.reason());
+                row.lastUsedAt(), config.breaker(), config.backoff(), problems.reason(), config.effectiveProtocols());
         return new StoredAccount(account, config, row.groupName(), row.apiKeyHint(), recovery.isEmpty(),
                 List.copyOf(problems.byField.keySet()), row.revision(), row.createdAt(), row.updatedAt());
     }
@@ -88,6 +89,7 @@ public final class AccountRows {
     static AccountConfigRow encode(long id, AccountConfig c, String recoveryJson, Instant now) {
         return new AccountConfigRow(id, c.name(), c.groupId(), c.platform().wire(), c.baseUrl(),
                 AccountJsonColumns.writeMappings(c.mappings()), AccountJsonColumns.writeFamilies(c.families()),
+                AccountJsonColumns.writeFamilies(c.protocols()),
                 c.priority(), c.weight(), c.enabled(), c.quotaRemaining(), c.maxInFlight(),
                 AccountJsonColumns.writeFailurePolicy(c.failurePolicy()), recoveryJson,
                 AccountPolicyColumns.writeBreaker(c.breaker()), AccountPolicyColumns.writeBackoff(c.backoff()),

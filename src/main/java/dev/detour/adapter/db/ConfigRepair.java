@@ -24,6 +24,7 @@ final class ConfigRepair {
                 keep("base_url", p.baseUrl() != null, before) ? stored.baseUrl() : u.baseUrl(),
                 keep("model_mappings", p.mappings() != null, before) ? stored.modelMappingsJson() : u.modelMappingsJson(),
                 keep("endpoint_families", p.families() != null, before) ? stored.endpointFamilies() : u.endpointFamilies(),
+                keep("protocols", p.protocols() != null, before) ? stored.protocols() : u.protocols(),
                 keep("priority", p.priority() != null, before) ? stored.priority() : u.priority(),
                 keep("weight", p.weight() != null, before) ? stored.weight() : u.weight(),
                 u.enabled(), u.quotaRemaining(),

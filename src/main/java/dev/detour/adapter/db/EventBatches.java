@@ -236,6 +236,8 @@ final class EventBatches {
             g.writeStringField("scope", a.scope());
             g.writeNumberField("duration_ms", a.durationMs());
             g.writeStringField("action", a.action());
+            g.writeStringField("bridged_from", a.bridgedFrom()); // B-1: both null for a native attempt
+            g.writeStringField("bridged_to", a.bridgedTo());
         });
     }
 

@@ -80,6 +80,10 @@ final class EventCodec {
             out.writeBoolean(e.usageMissing());
             nullableString(out, e.upstreamProtocol());
             out.writeInt(e.queuedMs() == null ? Integer.MIN_VALUE : e.queuedMs()); // L-2; absent in older records
+            for (AttemptRecord a : e.attempts()) { // B-1, after everything older records hold: absent in them
+                nullableString(out, a.bridgedFrom());
+                nullableString(out, a.bridgedTo());
+            }
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible); // a byte array does not fail
         }
@@ -138,6 +142,11 @@ final class EventCodec {
         boolean usageMissing = in.readBoolean();
         String upstreamProtocol = version == VERSION_FOUR_COUNTS ? null : nullableString(in);
         int queued = in.available() == 0 ? Integer.MIN_VALUE : in.readInt(); // L-2: records before it have none
+        if (in.available() != 0) { // B-1: each attempt's bridged protocols; records before it have none
+            for (int i = 0; i < attempts.size(); i++) {
+                attempts.set(i, attempts.get(i).bridged(nullableString(in), nullableString(in)));
+            }
+        }
         if (in.available() != 0) {
             throw new IOException("trailing bytes in a journal record");
         }

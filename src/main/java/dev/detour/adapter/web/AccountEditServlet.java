@@ -28,7 +28,7 @@ public final class AccountEditServlet extends HttpServlet {
             "basics", AccountForms::basics, "failure", AccountForms::failurePolicy,
             "recovery", AccountForms::recovery, "breaker", AccountForms::breaker);
     private static final Map<String, List<String>> CHECKBOXES = Map.of(
-            "basics", List.of("enabled"),
+            "basics", List.of("enabled", "protocol.chat_completions", "protocol.responses", "protocol.messages"),
             "failure", List.of("failure_policy.cooldown_enabled", "failure_policy.error_status_enabled",
                     "failure_policy.honor_retry_after"),
             "recovery", List.of(), "breaker", List.of("breaker.enabled"));

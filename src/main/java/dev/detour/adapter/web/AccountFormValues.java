@@ -47,6 +47,9 @@ final class AccountFormValues {
         v.put("weight", Integer.toString(c.weight()));
         v.put("max_in_flight", Integer.toString(c.maxInFlight()));
         v.put("enabled", c.enabled() ? "on" : null);
+        if (c.protocols() != null) { // B-1: only a chosen set is checked; none = the platform's default
+            c.protocols().forEach(protocol -> v.put(AccountForms.PROTOCOL_BOX + protocol.wire(), "on"));
+        }
         policies(v, c.failurePolicy() == null ? FailurePolicy.DEFAULTS : c.failurePolicy(),
                 c.recovery() == null ? RecoveryRule.OFF : c.recovery(),
                 c.breaker() == null ? BreakerPolicy.DEFAULTS : c.breaker(),

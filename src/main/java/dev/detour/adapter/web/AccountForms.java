@@ -1,18 +1,22 @@
 package dev.detour.adapter.web;
 
 import dev.detour.admin.AccountPatch;
+import dev.detour.core.ValidationException;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
-import dev.detour.core.ValidationException;
+import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelMapping;
 import dev.detour.core.account.ModelMappings;
+import dev.detour.core.account.Protocols;
 import dev.detour.core.account.RecoveryRule;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * U-4 drawer forms → {@link AccountPatch}: one patch per tab, touching only that tab's fields. Input
@@ -27,7 +31,7 @@ final class AccountForms {
     static AccountPatch basics(HttpServletRequest r) {
         String apiKey = blankToNull(r.getParameter("api_key"));
         return new AccountPatch(r.getParameter("name"), blankToNull(r.getParameter("group")), null,
-                r.getParameter("platform"), r.getParameter("base_url"), apiKey, mappings(r), null,
+                r.getParameter("platform"), r.getParameter("base_url"), apiKey, mappings(r), null, protocols(r),
                 integer(r, "priority"), integer(r, "weight"), r.getParameter("enabled") != null,
                 integer(r, "max_in_flight"), null, null, null, null, null, null);
     }
@@ -75,9 +79,22 @@ final class AccountForms {
 
     private static AccountPatch only(FailurePolicy policy, RecoveryRule recovery, BreakerPolicy breaker,
             BackoffPolicy backoff) {
-        return new AccountPatch(null, null, null, null, null, null, null, null, null, null, null, null,
+        return new AccountPatch(null, null, null, null, null, null, null, null, null, null, null, null, null,
                 null, null, policy, recovery, breaker, backoff);
     }
+
+    /** B-1: one checkbox per protocol ({@code protocol.<wire>}); none checked = the platform's default. */
+    static Optional<Set<EndpointFamily>> protocols(HttpServletRequest r) {
+        Set<EndpointFamily> checked = EnumSet.noneOf(EndpointFamily.class);
+        for (EndpointFamily protocol : Protocols.CONVERSATIONAL) {
+            if (r.getParameter(PROTOCOL_BOX + protocol.wire()) != null) {
+                checked.add(protocol);
+            }
+        }
+        return checked.isEmpty() ? Optional.empty() : Optional.of(checked);
+    }
+
+    static final String PROTOCOL_BOX = "protocol.";
 
     /** Rows of from/to inputs; rows left blank on both sides are dropped (that is how a row is removed). */
     static ModelMappings mappings(HttpServletRequest r) {

@@ -47,6 +47,16 @@ public enum EndpointFamily {
         return null;
     }
 
+    /** The family of a wire name, or null when unknown. */
+    public static EndpointFamily forWire(String value) {
+        for (EndpointFamily f : values()) {
+            if (f.wire.equals(value)) {
+                return f;
+            }
+        }
+        return null;
+    }
+
     public static EndpointFamily fromWire(String value) {
         for (EndpointFamily f : values()) {
             if (f.wire.equals(value)) {

@@ -34,7 +34,9 @@ public enum ReasonCode {
     RETRY_STOPPED_AFTER_COMMIT,
     RETURNED_CLIENT_ERROR,
     /** P-10': continues server-side state Detour has no binding for: one account, never replayed on another. */
-    STATE_BOUND_UNKNOWN;
+    STATE_BOUND_UNKNOWN,
+    /** B-3: the request uses a feature this account's protocol cannot carry; another account may serve it. */
+    REJECTED_BRIDGE_UNSUPPORTED;
 
     /** Kept, not derived per call: every request event carries one (a lower-case copy showed in the profile). */
     private final String wire = name().toLowerCase(Locale.ROOT);

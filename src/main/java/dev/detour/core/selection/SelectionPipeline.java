@@ -13,7 +13,8 @@ import java.util.function.Function;
  * SPEC S-1/S-2 as one pure function of (request, pool, model states, now, random). The order is
  * fixed (seed: "the order cannot be changed"): key authorization (scope, S-10 blocks, ratio
  * ceiling) → load filter → endpoint family → model filter + model key → model state by (account,
- * model key) → partition → ranking by the key's strategy (S-3/S-4) → session/cache affinity
+ * model key) → partition → ranking by the key's strategy (S-3/S-4) → native before bridged within a
+ * tier (B-1) → session/cache affinity
  * (S-6/S-8), or the S-2 probe fallback when nothing is eligible.
  *
  * <p>When some route is eligible the plan holds only the eligible routes, ranked; cooling routes
@@ -46,7 +47,8 @@ public final class SelectionPipeline {
         if (!partition.eligible().isEmpty()) {
             Strategy strategy = strategies.apply(request.keyPolicy().strategy());
             RankingContext context = new RankingContext(request, now, random);
-            List<Candidate> ranked = SessionAffinity.apply(strategy.rank(partition.eligible(), context), context);
+            List<Candidate> ranked = SessionAffinity.apply(NativeFirst.apply(strategy.rank(partition.eligible(),
+                    context), request.family(), request.keyPolicy().strategy()), context);
             partition.cooling().forEach(c -> rejections.add(c.rejection()));
             return Plan.selected(ranked, rejections);
         }

@@ -19,7 +19,8 @@ class ReasonCodeTest {
                 "rejected_ratio_ceiling", "rejected_contract_mismatch", "rejected_model_unmapped",
                 "rejected_model_paused", "rejected_model_error", "rejected_cooling", "rejected_account_status",
                 "rejected_admin_block", "rejected_group_halted", "retry_same_account", "switched_after_failure",
-                "retry_stopped_after_commit", "returned_client_error", "state_bound_unknown");
+                "retry_stopped_after_commit", "returned_client_error", "state_bound_unknown",
+                "rejected_bridge_unsupported");
 
         assertEquals(spec, Arrays.stream(ReasonCode.values()).map(ReasonCode::wire).toList());
         spec.forEach(wire -> assertEquals(wire, ReasonCode.fromWire(wire).wire()));

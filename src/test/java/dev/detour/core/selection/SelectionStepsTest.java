@@ -57,8 +57,12 @@ class SelectionStepsTest {
                 Arguments.of("serves only /v1/messages",
                         (UnaryOperator<AccountMother>) a -> a.families(EndpointFamily.MESSAGES),
                         ReasonCode.REJECTED_CONTRACT_MISMATCH),
-                Arguments.of("anthropic platform", (UnaryOperator<AccountMother>) a -> a.platform(Platform.ANTHROPIC),
+                Arguments.of("anthropic platform serving only its own endpoints",
+                        (UnaryOperator<AccountMother>) a -> a.platform(Platform.ANTHROPIC)
+                                .families(EndpointFamily.MESSAGES, EndpointFamily.COUNT_TOKENS),
                         ReasonCode.REJECTED_CONTRACT_MISMATCH),
+                Arguments.of("anthropic platform by default (B-1: chat through the bridge)",
+                        (UnaryOperator<AccountMother>) a -> a.platform(Platform.ANTHROPIC), null),
                 Arguments.of("maps other models only", (UnaryOperator<AccountMother>) a -> account(2).serves("glm-5.3"),
                         ReasonCode.REJECTED_MODEL_UNMAPPED),
                 Arguments.of("outside the key's groups", (UnaryOperator<AccountMother>) a -> a.group(9),
@@ -122,7 +126,8 @@ class SelectionStepsTest {
 
     @Test
     void noAccountServingTheEndpointFamilyIsNoAccounts() {
-        Plan plan = plan(SelectionRequest.of(EndpointFamily.MESSAGES, "claude-x"), account(1).build());
+        Plan plan = plan(SelectionRequest.of(EndpointFamily.MESSAGES, "claude-x"),
+                account(1).families(EndpointFamily.CHAT_COMPLETIONS, EndpointFamily.EMBEDDINGS).build());
 
         assertEquals(PoolErrorCode.NO_ACCOUNTS, plan.error());
         assertEquals(ReasonCode.REJECTED_CONTRACT_MISMATCH, plan.rejectionOf(1));

@@ -1,0 +1,61 @@
+package dev.detour.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.detour.bridge.Bridge;
+import dev.detour.bridge.StreamBridge;
+import dev.detour.core.account.EndpointFamily;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** B-3: the answer side of a bridged attempt — the buffered body, its headers, the stream translator. */
+final class Bridging {
+    /** The code of a 2xx answer the bridge could not read (not JSON, or not of the upstream's shape). */
+    static final String UNREADABLE_ANSWER = "bridge.unreadable_answer";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Bridging() {
+    }
+
+    /** The upstream's buffered 2xx answer in the client's protocol, or null when it cannot be read. */
+    static byte[] answer(EndpointFamily client, EndpointFamily upstream, byte[] body, Instant now) {
+        try {
+            JsonNode tree = JSON.readTree(body);
+            if (tree == null || !tree.isObject()) {
+                return null;
+            }
+            return JSON.writeValueAsBytes(Bridge.answer(client, upstream, tree, now.getEpochSecond()));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The client's headers for a translated buffered body: the allow-list, less what described the old body. */
+    static List<Header> headers(List<Header> upstreamHeaders) {
+        List<Header> out = new ArrayList<>();
+        for (Header h : HeaderPolicy.toClient(upstreamHeaders)) {
+            if (!h.name().equalsIgnoreCase("content-type") && !h.name().equalsIgnoreCase("content-encoding")) {
+                out.add(h);
+            }
+        }
+        out.add(new Header("content-type", "application/json"));
+        return out;
+    }
+
+    /** The translator for one bridged stream; a Chat client's {@code stream_options.include_usage} is honoured. */
+    static StreamBridge stream(ClientCall call, EndpointFamily upstream, Instant now) {
+        boolean includeUsage = false;
+        if (call.family() == EndpointFamily.CHAT_COMPLETIONS) {
+            try {
+                JsonNode body = JSON.readTree(call.body());
+                includeUsage = body != null && body.path("stream_options").path("include_usage").asBoolean(false);
+            } catch (IOException e) {
+                includeUsage = false; // the request was translated, so this does not happen; no usage chunk then
+            }
+        }
+        return StreamBridge.between(upstream, call.family(), new StreamBridge.Options(includeUsage,
+                now.getEpochSecond()));
+    }
+}
