@@ -156,7 +156,8 @@ final class MessagesRequests {
             ArrayNode stop = out.putArray("stop_sequences");
             c.stop().forEach(stop::add);
         }
-        writeThinking(c.reasoning(), budget, maxTokens, thinkingCanContinue(messages), out);
+        writeThinking(c.reasoning(), budget, maxTokens, thinkingCanContinue(messages), ReasoningLevels.adaptiveOnly(model),
+                out);
         if (c.user() != null) {
             out.putObject("metadata").put("user_id", c.user());
         }
@@ -166,9 +167,17 @@ final class MessagesRequests {
         return out;
     }
 
+    /** {@code adaptive}: the model takes only adaptive thinking, steered by an effort level, and no budget. */
     private static void writeThinking(Reasoning reasoning, int budget, int maxTokens, boolean canContinue,
-            ObjectNode out) {
+            boolean adaptive, ObjectNode out) {
         if (reasoning == null) {
+            return;
+        }
+        if (adaptive) { // off: nothing sent (such a model refuses a budget, and "disabled" is not promised either)
+            if (!reasoning.off() && canContinue) {
+                out.putObject("thinking").put("type", "adaptive");
+                out.putObject("output_config").put("effort", ReasoningLevels.adaptiveEffort(reasoning));
+            }
             return;
         }
         int fitted = ReasoningLevels.fit(budget, maxTokens);

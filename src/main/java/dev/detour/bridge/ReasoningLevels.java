@@ -1,5 +1,8 @@
 package dev.detour.bridge;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * B-2: OpenAI's reasoning effort and Anthropic's thinking budget, one in terms of the other. The budgets
  * follow Anthropic's guidance (1,024 tokens is its minimum; tens of thousands for hard problems):
@@ -38,6 +41,32 @@ final class ReasoningLevels {
             return "low";
         }
         return budget < 16000 ? "medium" : "high";
+    }
+
+    /** A Claude model id's version: {@code claude-opus-4-7}, {@code claude-sonnet-4-20250514} (4.0), {@code claude-3-7-sonnet}. */
+    private static final Pattern CLAUDE_VERSION = Pattern.compile("claude-(?:[a-z]+-)*?(\\d+)(?:[-.](\\d{1,2}))?(?![0-9])");
+
+    /**
+     * Claude models that take only adaptive thinking: 4.7 and later reject {@code budget_tokens} with a 400
+     * (Anthropic's extended-thinking page; on 4.6 it is deprecated but still accepted, so 4.6 keeps budgets).
+     */
+    static boolean adaptiveOnly(String model) {
+        Matcher m = CLAUDE_VERSION.matcher(model == null ? "" : model);
+        if (!m.find()) {
+            return false;
+        }
+        int major = Integer.parseInt(m.group(1));
+        int minor = m.group(2) == null ? 0 : Integer.parseInt(m.group(2));
+        return major > 4 || (major == 4 && minor >= 7);
+    }
+
+    /** Anthropic's effort levels for adaptive thinking: low, medium, high (minimal reads as low). */
+    static String adaptiveEffort(Conversation.Reasoning reasoning) {
+        return switch (effortOf(reasoning)) {
+            case "minimal", "low" -> "low";
+            case "high", "xhigh", "max" -> "high";
+            default -> "medium";
+        };
     }
 
     /**

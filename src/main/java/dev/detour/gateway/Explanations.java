@@ -30,7 +30,7 @@ public final class Explanations {
     public ObjectNode explain(PoolSnapshot.View view, JsonNode event) {
         ObjectNode o = JSON.createObjectNode();
         for (String field : new String[] {"id", "endpoint", "model", "model_key", "stream", "outcome", "status",
-                "error_code", "reason_code", "usage", "cost", "ttft_ms", "latency_ms", "queued_ms", "created_at"}) {
+                "error_code", "reason_code", "client_protocol", "upstream_protocol", "usage", "cost", "ttft_ms", "latency_ms", "queued_ms", "created_at"}) {
             o.set(field, event.get(field));
         }
         Long chosen = event.path("account_id").isNumber() ? event.path("account_id").asLong() : null;
@@ -42,6 +42,10 @@ public final class Explanations {
             step.set("status", a.get("status"));
             step.set("failure_kind", a.get("failure_kind"));
             step.set("action", a.get("action"));
+            if (a.path("bridged_to").isTextual()) { // B-1: which protocols the bridge joined for this attempt
+                step.set("bridged_from", a.get("bridged_from"));
+                step.set("bridged_to", a.get("bridged_to"));
+            }
             attempts.add(step);
         });
         ArrayNode passed = o.putArray("passed_over");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.Platform;
+import dev.detour.core.account.Protocols;
 import dev.detour.gateway.ClientCall;
 import dev.detour.gateway.Header;
 import dev.detour.gateway.HeaderPolicy;
@@ -28,9 +29,9 @@ final class ModelTestRequest {
         if (account.platform() == Platform.ANTHROPIC) {
             return EndpointFamily.MESSAGES;
         }
-        for (EndpointFamily f : List.of(EndpointFamily.CHAT_COMPLETIONS, EndpointFamily.RESPONSES,
-                EndpointFamily.MESSAGES)) {
-            if (account.families().contains(f)) {
+        for (EndpointFamily f : Protocols.CONVERSATIONAL) {
+            // B-1: a test asks in a protocol the account speaks itself, never through the bridge
+            if (account.families().contains(f) && account.protocols().contains(f)) {
                 return f;
             }
         }

@@ -224,11 +224,17 @@ class AccountApiIT {
         body.put("group_id", groupId).put("platform", "anthropic");
         var created = admin.post("/accounts", body);
         assertEquals(201, created.status(), created.raw());
-        assertEquals("[\"messages\",\"count_tokens\",\"models\"]", created.json().path("endpoint_families").toString());
+        // B-1: the conversational endpoints it does not speak are served through the bridge
+        assertEquals("[\"chat_completions\",\"responses\",\"messages\",\"count_tokens\",\"models\"]",
+                created.json().path("endpoint_families").toString());
+        assertEquals("[\"messages\"]", created.json().path("protocols").toString());
         var moved = admin.put("/accounts/" + created.id(), "{\"platform\":\"openai\"}");
         assertTrue(moved.json().path("endpoint_families").toString().contains("chat_completions"), moved.raw());
-        var refused = admin.put("/accounts/" + created.id(), "{\"endpoint_families\":[\"messages\"]}");
+        assertEquals("[\"chat_completions\",\"responses\"]", moved.json().path("protocols").toString());
+        var refused = admin.put("/accounts/" + created.id(), "{\"endpoint_families\":[\"count_tokens\"]}");
         assertEquals("validation.endpoint_family", refused.errorCode());
+        var notSpoken = admin.put("/accounts/" + created.id(), "{\"protocols\":[\"messages\"]}");
+        assertEquals("validation.protocols", notSpoken.errorCode()); // an OpenAI account cannot speak Messages
     }
 
     @Test

@@ -116,6 +116,13 @@ class AccountValidationIT {
         raw(c, "endpoint_families", "null", OK);
         raw(c, "endpoint_families", "[]", "validation.endpoint_family");
         raw(c, "endpoint_families", "[\"teleport\"]", "validation.endpoint_family");
+        // B-1: the native protocols, a subset of the three conversational ones (this account is openai-compatible)
+        raw(c, "protocols", "[\"chat_completions\",\"messages\"]", OK);
+        raw(c, "protocols", "null", OK);
+        raw(c, "protocols", "[]", "validation.protocols");
+        raw(c, "protocols", "[\"embeddings\"]", "validation.protocols");
+        raw(c, "protocols", "[\"teleport\"]", "validation.protocols");
+        raw(c, "protocols", "\"messages\"", "validation.protocols");
         failurePolicy(c, "retry_count", 0, 10);
         failurePolicy(c, "retry_interval_ms", 0, 60000);
         failurePolicy(c, "cooldown_seconds", 1, 86400);
