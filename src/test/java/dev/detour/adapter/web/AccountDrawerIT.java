@@ -123,6 +123,34 @@ class AccountDrawerIT extends ConsoleCase {
     }
 
     @Test
+    void nativeProtocolsAreChosenInTheBasicsTabAndNoneCheckedIsThePlatformDefault() throws Exception {
+        // B-1: one box per protocol; a default account shows none checked and reads as its platform's
+        long id = PoolRows.account(gw, "relay-a", TWO_MODELS);
+        HtmlPage page = web.getPage(gw.base() + "/accounts/" + id + "/edit?tab=basics");
+        HtmlForm form = page.getHtmlElementById("form-basics");
+        assertTrue(page.asNormalizedText().contains("Native protocols"), page.asNormalizedText());
+        for (String box : List.of("protocol.chat_completions", "protocol.responses", "protocol.messages")) {
+            assertTrue(!form.<HtmlCheckBoxInput>getInputByName(box).isChecked(), box);
+        }
+        form.<HtmlCheckBoxInput>getInputByName("protocol.chat_completions").setChecked(true);
+        form.<HtmlCheckBoxInput>getInputByName("protocol.messages").setChecked(true);
+        HtmlPage saved = page.<HtmlButton>getHtmlElementById("save-basics").click();
+        assertEquals("[\"chat_completions\",\"messages\"]",
+                gw.admin("GET", "/accounts/" + id, null).path("protocols").toString());
+        HtmlForm again = saved.getHtmlElementById("form-basics");
+        assertTrue(again.<HtmlCheckBoxInput>getInputByName("protocol.messages").isChecked());
+        again.<HtmlCheckBoxInput>getInputByName("protocol.chat_completions").setChecked(false);
+        again.<HtmlCheckBoxInput>getInputByName("protocol.messages").setChecked(false);
+        saved.<HtmlButton>getHtmlElementById("save-basics").click();
+        assertEquals("[\"chat_completions\",\"responses\"]",
+                gw.admin("GET", "/accounts/" + id, null).path("protocols").toString());
+
+        web.addRequestHeader("Accept-Language", "zh-CN");
+        HtmlPage zh = web.getPage(gw.base() + "/accounts/" + id + "/edit?tab=basics");
+        assertTrue(zh.asNormalizedText().contains("原生协议"), zh.asNormalizedText());
+    }
+
+    @Test
     void breakerAndBackoffAreSavedThroughTheBreakerTab() throws Exception {
         long id = PoolRows.account(gw, "relay-a", TWO_MODELS);
         HtmlPage page = web.getPage(gw.base() + "/accounts/" + id + "/edit?tab=breaker");
