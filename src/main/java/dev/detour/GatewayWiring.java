@@ -5,6 +5,7 @@ import dev.detour.adapter.journal.FileStateJournal;
 import dev.detour.adapter.db.AsyncEventWriter;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.DatabaseProbe;
+import dev.detour.adapter.db.MyBatisKeyLimitStore;
 import dev.detour.adapter.db.MyBatisPoolStore;
 import dev.detour.adapter.db.MyBatisSmartStore;
 import dev.detour.adapter.security.AuthThrottle;
@@ -23,6 +24,7 @@ import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.ConfigErrors;
 import dev.detour.gateway.DatabaseHealth;
 import dev.detour.gateway.Forwarder;
+import dev.detour.gateway.KeyLimiter;
 import dev.detour.gateway.Leases;
 import dev.detour.gateway.LoadState;
 import dev.detour.gateway.Pauser;
@@ -92,13 +94,17 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         StateRecorder stateRecorder = new StateRecorder(poolStore, snapshot, stateWrites);
         // Smart keys: prices, blocks, spend, response bindings, route stats beside the snapshot
         MyBatisSmartStore smartStore = new MyBatisSmartStore(database);
-        SmartKeys smartKeys = new SmartKeys(smartStore);
+        SmartKeys smartKeys = new SmartKeys(smartStore, new KeyLimiter(clock));
         smartKeys.readThrough(quickReads);
         snapshot.onReload(smartKeys::reload);
         snapshot.onReload(settings::refresh); // G-3: a settings change elsewhere moved the revision
         probe.every(Duration.ofSeconds(1), health, smartKeys::refreshSpend); // G-3: other instances' spend
         LoadWiring load = LoadWiring.create(snapshot, database, settings, clock, config.instances());
         load.state().deferWritesTo(stateWrites);
+        // L-1 / L-4: per-key limits counted once for the cluster, shared on the spend read's one-second beat
+        smartKeys.limits().shareThrough(new MyBatisKeyLimitStore(database),
+                n -> load.state().capacityShare((int) Math.min(n, Integer.MAX_VALUE)));
+        probe.every(Duration.ofSeconds(1), health, smartKeys.limits()::sync);
         metrics.gauge("detour_instances_live", "Detour instances live in the registry at this instance's last"
                 + " heartbeat, this one included (G-2).", load.registry()::liveCount);
         replay(stateJournal.leftovers(), stateRecorder, load.state());

@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.ValidationException;
 import dev.detour.core.keys.BalancedWeights;
 import dev.detour.core.keys.GroupScope;
+import dev.detour.core.keys.KeyLimits;
 import dev.detour.core.keys.KeyPolicy;
+import dev.detour.core.keys.LimitWindow;
 import dev.detour.core.keys.KeyStrategy;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +26,8 @@ import java.util.Set;
  */
 public final class KeyPolicies {
     private static final String[] POLICY_FIELDS = {"allowed_models", "groups", "max_ratio_ppm", "strategy",
-        "max_attempts", "balanced_weights", "manual_group_order", "affinity_premium_pct", "spend_limit"};
+        "max_attempts", "balanced_weights", "manual_group_order", "affinity_premium_pct", "spend_limit", "rpm_limit",
+        "tpm_limit", "concurrency_limit", "spend_windows"};
 
     /** D-4: the config error of a key whose policy_json cannot be read. */
     public static final String UNREADABLE = "policy: the stored policy cannot be read";
@@ -92,7 +96,53 @@ public final class KeyPolicies {
                 : KeyPolicy.DEFAULT_AFFINITY_PREMIUM_PCT;
         Long spendLimit = doc.hasNonNull("spend_limit") ? spendLimitMicros(doc.get("spend_limit")) : null;
         return new KeyPolicy(models, scope, maxRatio, strategy, maxAttempts, weights, manualOrder, premium,
-                spendLimit);
+                spendLimit, limits(doc));
+    }
+
+    /** L-1: whole numbers or null (none); spend_windows maps 5h / day / week / month to micros or null. */
+    private static KeyLimits limits(ObjectNode doc) {
+        Long concurrency = optionalWhole(doc, "concurrency_limit");
+        if (concurrency != null && concurrency > Integer.MAX_VALUE) {
+            throw new ValidationException("validation.key_policy.concurrency_limit", "concurrency_limit",
+                    "concurrency_limit is too large");
+        }
+        return new KeyLimits(optionalWhole(doc, "rpm_limit"), optionalWhole(doc, "tpm_limit"),
+                concurrency == null ? null : concurrency.intValue(), spendWindows(doc.get("spend_windows")));
+    }
+
+    private static Long optionalWhole(JsonNode doc, String field) {
+        JsonNode n = doc.get(field);
+        return n == null || n.isNull() ? null : integer(doc, field, "validation.key_policy." + field);
+    }
+
+    private static Map<LimitWindow, Long> spendWindows(JsonNode node) {
+        Map<LimitWindow, Long> out = new EnumMap<>(LimitWindow.class);
+        if (node == null || node.isNull()) {
+            return out;
+        }
+        String code = "validation.key_policy.spend_windows";
+        if (!node.isObject()) {
+            throw new ValidationException(code, "spend_windows",
+                    "spend_windows must be an object such as {\"day\": 5000000} (micros per window)");
+        }
+        for (var it = node.fields(); it.hasNext();) {
+            var e = it.next();
+            LimitWindow window = LimitWindow.spendWindow(e.getKey());
+            if (window == null) {
+                throw new ValidationException(code, "spend_windows", "unknown spend window " + e.getKey()
+                        + "; the windows are 5h, day, week and month");
+            }
+            JsonNode micros = e.getValue();
+            if (micros.isNull()) {
+                continue;
+            }
+            if (!micros.isIntegralNumber() || !micros.canConvertToLong()) {
+                throw new ValidationException(code, "spend_windows", "spend_windows." + e.getKey()
+                        + " must be a whole number of micros or null");
+            }
+            out.put(window, micros.asLong());
+        }
+        return out;
     }
 
     /** spend_limit is in the site currency (e.g. 12.5); stored spend is in micro-units. */

@@ -12,6 +12,8 @@ import dev.detour.core.attempt.QueueLimits;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClassifier;
 import dev.detour.core.secret.SecretMask;
+import dev.detour.core.keys.LimitCheck;
+import dev.detour.core.keys.LimitKind;
 import dev.detour.core.selection.Candidate;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.PoolAnswer;
@@ -52,6 +54,7 @@ public final class Forwarder {
     private final LoadState load;
     private final AttemptEffects effects;
     private final WaitQueue queue;
+    private final KeyLimiter limits;
 
     /**
      * Every collaborator is required; a gateway without smart-key facts passes {@link SmartKeys#none()}.
@@ -73,6 +76,7 @@ public final class Forwarder {
         this.load = Objects.requireNonNull(load);
         this.effects = new AttemptEffects(snapshot, state, events, smart, load, upstream);
         this.queue = Objects.requireNonNull(queue);
+        this.limits = smart.limits();
     }
 
     /** The key presented by the client, if it is known, enabled and not expired (K-2); else null. */
@@ -108,11 +112,19 @@ public final class Forwarder {
         answerError(trace, sink, status, code, message, status >= 500 ? Outcome.FAILURE : Outcome.CLIENT_ERROR);
     }
 
-    public void forward(ClientCall call, ResponseSink sink) {
+    public void forward(ClientCall call, ResponseSink clientSink) {
         Trace trace = new Trace(call.requestId(), call.key().id(), call.family(), call.peek().model(),
                 call.peek().stream(), call.clientIp(), call.receivedAt(), call.receivedNanos());
         journalStart(trace); // D-5: logged as interrupted if the process dies before the request ends
+        // L-1: the key's limits before selection; the model list calls no upstream and is not counted
+        KeyLimiter.Admission admission = call.family() == EndpointFamily.MODELS ? KeyLimiter.Admission.NONE
+                : limits.admit(call.key());
+        ResponseSink sink = LimitHeadersSink.around(clientSink, admission.verdict()); // L-3
         try {
+            if (admission.refused()) {
+                refuseOverLimit(call, admission.verdict(), trace, sink);
+                return;
+            }
             route(call, trace, sink);
         } catch (RuntimeException e) {
             // N-4: even a defect ends in exactly one answer and one event
@@ -125,7 +137,27 @@ public final class Forwarder {
                             Outcome.FAILURE);
                 }
             }
+        } finally {
+            // L-1: the request's place in its key's concurrency is given back however it ended (answered,
+            // failed, cancelled, cut, let go at shutdown)
+            admission.release();
         }
+    }
+
+    /** L-1: 429 with the limit's code and Retry-After (when it frees); Anthropic clients get their rate_limit_error. */
+    private void refuseOverLimit(ClientCall call, LimitCheck.Verdict verdict, Trace trace, ResponseSink sink) {
+        LimitKind kind = verdict.refusedBy();
+        String what = switch (kind) {
+            case REQUESTS -> "requests per minute";
+            case TOKENS -> "tokens per minute";
+            case CONCURRENT -> "requests at once";
+            default -> "spend (micros) per " + kind.window().wire();
+        };
+        trace.retryAfter(verdict.retryAfterSeconds());
+        String type = call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC ? "rate_limit_error" : null;
+        answerError(trace, sink, 429, kind.code(), type, "this key's limit of " + verdict.tightest().limit() + " "
+                + what + " is reached; retry after " + verdict.retryAfterSeconds() + " s; request "
+                + call.requestId(), Outcome.CLIENT_ERROR);
     }
 
     private void route(ClientCall call, Trace trace, ResponseSink sink) {

@@ -22,6 +22,7 @@ public final class SmartKeys {
     public static final Duration BINDING_TTL = Duration.ofHours(24);
     private static final int MAX_LOCAL_BINDINGS = 100_000;
     private final SmartStore store;
+    private final KeyLimiter limits;
     private final RouteStatsBook stats = new RouteStatsBook();
     private final Map<Long, AtomicLong> spent = new ConcurrentHashMap<>();
     private final Map<String, Binding> bindings = new ConcurrentHashMap<>();
@@ -32,7 +33,17 @@ public final class SmartKeys {
     }
 
     public SmartKeys(SmartStore store) {
+        this(store, new KeyLimiter(java.time.Clock.systemUTC()));
+    }
+
+    /** {@code limits}: L-1's per-key counts, fed here with each settled request's tokens and cost. */
+    public SmartKeys(SmartStore store, KeyLimiter limits) {
         this.store = store;
+        this.limits = limits;
+    }
+
+    public KeyLimiter limits() {
+        return limits;
     }
 
     /** No store: nothing priced, blocked or bound (tests of the bare gateway). */
@@ -114,6 +125,9 @@ public final class SmartKeys {
         long cost = RequestCost.micros(usage, price, groupRatioPpm);
         if (keyId != null && cost > 0) {
             spent.computeIfAbsent(keyId, k -> new AtomicLong()).addAndGet(cost);
+        }
+        if (keyId != null && usage != null) {
+            limits.used(keyId, usage.promptTotal() + usage.output(), Math.max(0, cost)); // L-1: every prompt token
         }
         return cost;
     }

@@ -109,6 +109,13 @@ final class KeyPolicyServlet extends HttpServlet {
         o.set("affinity_premium_pct", number(r.getParameter("affinity_premium_pct")));
         String limit = r.getParameter("spend_limit");
         o.set("spend_limit", limit == null || limit.isBlank() ? null : decimal(limit));
+        o.set("rpm_limit", number(r.getParameter("rpm_limit"))); // L-1: empty = none
+        o.set("tpm_limit", number(r.getParameter("tpm_limit")));
+        o.set("concurrency_limit", number(r.getParameter("concurrency_limit")));
+        ObjectNode windows = o.putObject("spend_windows");
+        for (String w : new String[] {"5h", "day", "week", "month"}) {
+            windows.set(w, number(r.getParameter("spend_" + w)));
+        }
         return o;
     }
 

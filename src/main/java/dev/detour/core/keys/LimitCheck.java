@@ -1,0 +1,112 @@
+package dev.detour.core.keys;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * L-1 / L-3: whether a key may start one more request, and how much of each of its limits is left.
+ * {@code share} is this instance's part of a number shared by the live instances (G-2's InstanceShare):
+ * concurrency is split like {@code max_in_flight}, and between two syncs an instance admits at most its
+ * part of the requests the shared count leaves (L-4: so instances that have not yet seen each other's
+ * requests cannot together pass the limit by more than what the others admitted in one sync).
+ */
+public final class LimitCheck {
+    /** How much of one limit is left; {@code resetSeconds}: until the oldest count leaves (a refusal: until it fits). */
+    public record Headroom(LimitKind kind, long limit, long used, long resetSeconds) {
+        public long remaining() {
+            return Math.max(0, limit - used);
+        }
+    }
+
+    /** {@code refusedBy} null = admitted; {@code tightest}: the limit with the smallest share left, or null. */
+    public record Verdict(LimitKind refusedBy, long retryAfterSeconds, Headroom tightest) {
+        public boolean admitted() {
+            return refusedBy == null;
+        }
+    }
+
+    /** L-3: the smallest remaining fraction of its limit; on a tie the first kind in {@link LimitKind}'s order. */
+    static final Comparator<Headroom> TIGHTEST = Comparator
+            .comparingDouble((Headroom h) -> (double) h.remaining() / h.limit())
+            .thenComparing(Headroom::kind);
+
+    private LimitCheck() {
+    }
+
+    /** One more request now: refused by the limit that keeps it waiting longest, or admitted (counted in the headroom). */
+    public static Verdict admit(KeyLimits limits, KeyUsage usage, LongUnaryOperator share, Instant now) {
+        Headroom refused = null;
+        List<Headroom> after = new ArrayList<>();
+        for (LimitKind kind : LimitKind.values()) {
+            Long limit = limits.limit(kind);
+            if (limit == null) {
+                continue;
+            }
+            Headroom wait = refusal(kind, limit, usage, share, now);
+            if (wait != null && (refused == null || wait.resetSeconds() > refused.resetSeconds())) {
+                refused = wait;
+            }
+            after.add(withThisRequest(kind, limit, usage, share, now));
+        }
+        if (refused != null) {
+            return new Verdict(refused.kind(), refused.resetSeconds(), refused);
+        }
+        return new Verdict(null, 0, after.stream().min(TIGHTEST).orElse(null));
+    }
+
+    /** Every limit the key has, as used now (nothing counted for a new request): what /my shows. */
+    public static List<Headroom> headroom(KeyLimits limits, KeyUsage usage, LongUnaryOperator share, Instant now) {
+        List<Headroom> out = new ArrayList<>();
+        for (LimitKind kind : LimitKind.values()) {
+            Long limit = limits.limit(kind);
+            if (limit == null) {
+                continue;
+            }
+            if (kind == LimitKind.CONCURRENT) {
+                out.add(new Headroom(kind, share.applyAsLong(limit), usage.inFlight(), 0));
+            } else {
+                out.add(new Headroom(kind, limit, usage.total(kind, now),
+                        RollingCount.secondsUntilOldestLeaves(kind.window(), usage.merged(kind), now)));
+            }
+        }
+        return out;
+    }
+
+    /** Why {@code kind} refuses now, as a headroom whose reset is the wait, or null when it admits. */
+    private static Headroom refusal(LimitKind kind, long limit, KeyUsage usage, LongUnaryOperator share,
+            Instant now) {
+        if (kind == LimitKind.CONCURRENT) {
+            long mine = share.applyAsLong(limit);
+            return usage.inFlight() >= mine ? new Headroom(kind, mine, usage.inFlight(), 1) : null;
+        }
+        long total = usage.total(kind, now);
+        if (total >= limit) {
+            return new Headroom(kind, limit, total,
+                    RollingCount.secondsUntilBelow(kind.window(), usage.merged(kind), limit, now));
+        }
+        if (kind == LimitKind.REQUESTS
+                && usage.unsynced(kind, now) >= share.applyAsLong(limit - usage.synced(kind, now))) {
+            // L-4: this instance used its part of what is left; the next sync (within a second) shares it again
+            return new Headroom(kind, limit, total, 1);
+        }
+        return null;
+    }
+
+    private static Headroom withThisRequest(LimitKind kind, long limit, KeyUsage usage, LongUnaryOperator share,
+            Instant now) {
+        if (kind == LimitKind.CONCURRENT) {
+            return new Headroom(kind, share.applyAsLong(limit), usage.inFlight() + 1L, 0);
+        }
+        Map<Long, Long> merged = usage.merged(kind);
+        long used = usage.total(kind, now);
+        if (kind == LimitKind.REQUESTS) {
+            merged.merge(RollingCount.bucket(kind.window(), now), 1L, Long::sum);
+            used++;
+        }
+        return new Headroom(kind, limit, used, RollingCount.secondsUntilOldestLeaves(kind.window(), merged, now));
+    }
+}

@@ -1,0 +1,138 @@
+package dev.detour.core.keys;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.detour.core.ValidationException;
+import dev.detour.core.cluster.InstanceShare;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.LongUnaryOperator;
+import org.junit.jupiter.api.Test;
+
+class LimitCheckTest {
+    private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
+    private static final LongUnaryOperator ALONE = n -> n;
+
+    @Test
+    void aKeyUnderEveryLimitIsAdmittedAndTheHeadroomCountsThisRequest() {
+        KeyLimits limits = new KeyLimits(10L, null, null, Map.of());
+        LimitCheck.Verdict v = LimitCheck.admit(limits, usage(LimitKind.REQUESTS, T0, 3), ALONE, T0);
+        assertTrue(v.admitted());
+        assertEquals(new LimitCheck.Headroom(LimitKind.REQUESTS, 10, 4, 61), v.tightest());
+        assertEquals(6, v.tightest().remaining());
+    }
+
+    @Test
+    void theRequestsPerMinuteRefuseUntilTheOldestRequestsLeaveTheMinute() {
+        KeyLimits limits = new KeyLimits(5L, null, null, Map.of());
+        KeyUsage used = usage(LimitKind.REQUESTS, T0, 5);
+        LimitCheck.Verdict v = LimitCheck.admit(limits, used, ALONE, T0.plusSeconds(20));
+        assertEquals(LimitKind.REQUESTS, v.refusedBy());
+        assertEquals(41, v.retryAfterSeconds());
+        assertEquals(0, v.tightest().remaining());
+        assertTrue(LimitCheck.admit(limits, used, ALONE, T0.plusSeconds(61)).admitted(), "the minute rolled on");
+    }
+
+    @Test
+    void tokensAndWindowSpendRefuseOnceTheirCountReachesTheLimit() {
+        KeyLimits tokens = new KeyLimits(null, 1000L, null, Map.of());
+        assertEquals(LimitKind.TOKENS, LimitCheck.admit(tokens, usage(LimitKind.TOKENS, T0, 1200), ALONE, T0)
+                .refusedBy());
+        KeyLimits daily = new KeyLimits(null, null, null, Map.of(LimitWindow.DAY, 5_000_000L));
+        LimitCheck.Verdict v = LimitCheck.admit(daily, usage(LimitKind.SPEND_DAY, T0, 5_000_000), ALONE, T0);
+        assertEquals(LimitKind.SPEND_DAY, v.refusedBy());
+        assertEquals("key.window_spend_limit", v.refusedBy().code());
+        assertEquals(86_400 + 1440, v.retryAfterSeconds(), "a day and at most one 24-minute step");
+    }
+
+    @Test
+    void concurrencyRefusesAtThisInstancesShareAndAsksForARetryInASecond() {
+        KeyLimits limits = new KeyLimits(null, null, 3, Map.of());
+        KeyUsage two = new KeyUsage(Map.of(), Map.of(), 2);
+        LongUnaryOperator halfOfTwo = n -> new InstanceShare(2, 0).of((int) n);
+        assertTrue(LimitCheck.admit(limits, two, ALONE, T0).admitted(), "alone: 2 of 3");
+        LimitCheck.Verdict v = LimitCheck.admit(limits, two, halfOfTwo, T0);
+        assertEquals(LimitKind.CONCURRENT, v.refusedBy(), "the first of two instances holds 2 of 3");
+        assertEquals(1, v.retryAfterSeconds());
+    }
+
+    @Test
+    void betweenTwoSyncsAnInstanceAdmitsOnlyItsShareOfWhatTheSharedCountLeaves() {
+        KeyLimits limits = new KeyLimits(10L, null, null, Map.of());
+        LongUnaryOperator secondOfTwo = n -> new InstanceShare(2, 1).of((int) n);
+        Map<LimitKind, Map<Long, Long>> synced = buckets(LimitKind.REQUESTS, T0, 4); // 6 left: 3 + 3
+        KeyUsage twoHere = new KeyUsage(synced, buckets(LimitKind.REQUESTS, T0, 2), 0);
+        assertTrue(LimitCheck.admit(limits, twoHere, secondOfTwo, T0).admitted());
+        KeyUsage threeHere = new KeyUsage(synced, buckets(LimitKind.REQUESTS, T0, 3), 0);
+        LimitCheck.Verdict v = LimitCheck.admit(limits, threeHere, secondOfTwo, T0);
+        assertEquals(LimitKind.REQUESTS, v.refusedBy());
+        assertEquals(1, v.retryAfterSeconds(), "the next sync shares the rest again");
+    }
+
+    @Test
+    void theTightestLimitIsTheOneWithTheSmallestShareLeftAndARefusalNamesTheLongestWait() {
+        KeyLimits limits = new KeyLimits(100L, 1000L, null, Map.of(LimitWindow.DAY, 10L));
+        Map<LimitKind, Map<Long, Long>> used = new EnumMap<>(LimitKind.class);
+        used.putAll(buckets(LimitKind.REQUESTS, T0, 10)); // 89 of 100 left after this one
+        used.putAll(buckets(LimitKind.TOKENS, T0, 800)); // 20 % left
+        used.putAll(buckets(LimitKind.SPEND_DAY, T0, 5)); // 50 % left
+        LimitCheck.Verdict v = LimitCheck.admit(limits, new KeyUsage(used, Map.of(), 0), ALONE, T0);
+        assertEquals(LimitKind.TOKENS, v.tightest().kind());
+        assertEquals(200, v.tightest().remaining());
+
+        used.putAll(buckets(LimitKind.TOKENS, T0, 1000));
+        used.putAll(buckets(LimitKind.SPEND_DAY, T0, 10));
+        LimitCheck.Verdict both = LimitCheck.admit(limits, new KeyUsage(used, Map.of(), 0), ALONE, T0);
+        assertEquals(LimitKind.SPEND_DAY, both.refusedBy(), "the day frees long after the minute");
+    }
+
+    @Test
+    void aKeyWithoutLimitsHasNoTightestLimit() {
+        LimitCheck.Verdict v = LimitCheck.admit(KeyLimits.NONE, KeyUsage.NONE, ALONE, T0);
+        assertTrue(v.admitted());
+        assertNull(v.tightest());
+        assertTrue(LimitCheck.headroom(KeyLimits.NONE, KeyUsage.NONE, ALONE, T0).isEmpty());
+    }
+
+    @Test
+    void headroomShowsEveryLimitAsUsedNow() {
+        KeyLimits limits = new KeyLimits(10L, null, 2, Map.of(LimitWindow.MONTH, 50L));
+        Map<LimitKind, Map<Long, Long>> used = new EnumMap<>(LimitKind.class);
+        used.putAll(buckets(LimitKind.REQUESTS, T0, 4));
+        used.putAll(buckets(LimitKind.SPEND_MONTH, T0, 20));
+        var lines = LimitCheck.headroom(limits, new KeyUsage(used, Map.of(), 1), ALONE, T0.plusSeconds(1));
+        assertEquals(3, lines.size());
+        assertEquals(new LimitCheck.Headroom(LimitKind.REQUESTS, 10, 4, 60), lines.get(0));
+        assertEquals(new LimitCheck.Headroom(LimitKind.CONCURRENT, 2, 1, 0), lines.get(1));
+        assertEquals(30, lines.get(2).remaining());
+    }
+
+    @Test
+    void limitsBelowOneAndNegativeWindowSpendAreRefusedWithTheirFieldCodes() {
+        assertEquals("validation.key_policy.rpm_limit",
+                assertThrows(ValidationException.class, () -> new KeyLimits(0L, null, null, Map.of())).code());
+        assertEquals("validation.key_policy.tpm_limit",
+                assertThrows(ValidationException.class, () -> new KeyLimits(null, -5L, null, Map.of())).code());
+        assertEquals("validation.key_policy.concurrency_limit",
+                assertThrows(ValidationException.class, () -> new KeyLimits(null, null, -1, Map.of())).code());
+        assertEquals("validation.key_policy.spend_windows", assertThrows(ValidationException.class,
+                () -> new KeyLimits(null, null, null, Map.of(LimitWindow.WEEK, -1L))).code());
+    }
+
+    private static KeyUsage usage(LimitKind kind, Instant at, long amount) {
+        return new KeyUsage(buckets(kind, at, amount), Map.of(), 0);
+    }
+
+    private static Map<LimitKind, Map<Long, Long>> buckets(LimitKind kind, Instant at, long amount) {
+        Map<LimitKind, Map<Long, Long>> out = new EnumMap<>(LimitKind.class);
+        Map<Long, Long> b = new HashMap<>();
+        b.put(RollingCount.bucket(kind.window(), at), amount);
+        out.put(kind, b);
+        return out;
+    }
+}
