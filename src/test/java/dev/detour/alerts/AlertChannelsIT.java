@@ -10,6 +10,7 @@ import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetup;
 import dev.detour.core.alerts.Alert;
 import dev.detour.core.alerts.AlertKind;
+import dev.detour.testkit.AlertReceiver;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.TestDatabase;
 import jakarta.mail.internet.MimeMessage;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.fake.Reply;
+import dev.detour.testkit.AlertReceiver;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.TwoUpstreamsCase;
 import java.util.List;

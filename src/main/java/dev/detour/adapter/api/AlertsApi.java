@@ -26,7 +26,7 @@ final class AlertsApi {
 
     ApiResponse handle(ApiRequest request) {
         List<String> s = request.segments();
-        if (s.size() >= 2 && s.get(1).equals("deliveries") && s.size() == 2) {
+        if (s.size() == 2 && s.get(1).equals("deliveries")) {
             if (!request.method().equals("GET")) {
                 throw ApiException.methodNotAllowed();
             }
@@ -42,7 +42,7 @@ final class AlertsApi {
                 default -> throw ApiException.methodNotAllowed();
             };
         }
-        long id = id(s.get(2));
+        long id = request.id(2);
         if (s.size() == 4 && s.get(3).equals("test")) {
             if (!request.method().equals("POST")) {
                 throw ApiException.methodNotAllowed();
@@ -61,18 +61,6 @@ final class AlertsApi {
             }
             default -> throw ApiException.methodNotAllowed();
         };
-    }
-
-    private static long id(String segment) {
-        try {
-            long id = Long.parseLong(segment);
-            if (id > 0) {
-                return id;
-            }
-        } catch (NumberFormatException ignored) {
-            // 404 below
-        }
-        throw ApiException.notFound();
     }
 
     private static ChannelDraft draft(ApiRequest request) {

@@ -3,6 +3,7 @@ package dev.detour.adapter.web;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.ConflictException;
 import dev.detour.admin.NotFoundException;
+import dev.detour.alerts.AlertChannel;
 import dev.detour.alerts.AlertChannels;
 import dev.detour.alerts.ChannelDraft;
 import dev.detour.alerts.ChannelKind;
@@ -17,6 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * W-1 alerts screen: the channels (secrets only as hints), a form to add one, "send test", enable,
@@ -27,6 +29,19 @@ public final class AlertsPageServlet extends HttpServlet {
     private final transient AlertChannels alerts;
     private final transient ConsoleSessionAuth auth;
     private final transient View view;
+
+    /** One channel as the page shows it: events and target as text, secrets only by their hints. */
+    public record ChannelRow(long id, String name, String kind, String events, long suppressSeconds, String target,
+            boolean enabled) {
+        static ChannelRow of(AlertChannel c) {
+            String events = c.events().stream().map(AlertKind::wire).sorted().collect(Collectors.joining(", "));
+            StringBuilder target = new StringBuilder();
+            c.secretHints().forEach((field, hint) -> target.append(field).append(' ').append(hint).append("  "));
+            c.settings().forEach((field, value) -> target.append(field).append(' ').append(value).append("  "));
+            return new ChannelRow(c.id(), c.name(), c.kind().wire(), events, c.suppress().toSeconds(),
+                    target.toString().trim(), c.enabled());
+        }
+    }
 
     public AlertsPageServlet(AlertChannels alerts, ConsoleSessionAuth auth, View view) {
         this.alerts = alerts;
@@ -100,7 +115,7 @@ public final class AlertsPageServlet extends HttpServlet {
         int page = page(request);
         long total = alerts.deliveryCount();
         model.put("activeNav", "alerts");
-        model.put("channels", alerts.list());
+        model.put("channels", alerts.list().stream().map(ChannelRow::of).toList());
         model.put("kinds", ChannelKind.values());
         model.put("events", Arrays.stream(AlertKind.values()).filter(k -> k != AlertKind.TEST).toList());
         model.put("deliveries", alerts.deliveries(page * PAGE, PAGE));

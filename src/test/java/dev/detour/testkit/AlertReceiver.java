@@ -1,4 +1,4 @@
-package dev.detour.alerts;
+package dev.detour.testkit;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -12,9 +12,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A real HTTP receiver on loopback for alert webhooks: records every POST, answers scripted statuses (else 200). */
-final class AlertReceiver implements AutoCloseable {
+public final class AlertReceiver implements AutoCloseable {
     /** One request as it arrived. */
-    record Received(String path, String query, String body) {
+    public record Received(String path, String query, String body) {
     }
 
     private final HttpServer server;
@@ -25,7 +25,7 @@ final class AlertReceiver implements AutoCloseable {
         this.server = server;
     }
 
-    static AlertReceiver start() {
+    public static AlertReceiver start() {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
             AlertReceiver receiver = new AlertReceiver(server);
@@ -49,20 +49,20 @@ final class AlertReceiver implements AutoCloseable {
         }
     }
 
-    String url(String path) {
+    public String url(String path) {
         return "http://127.0.0.1:" + server.getAddress().getPort() + path;
     }
 
     /** The next answers, in order (then 200 again). */
-    void answer(Integer... next) {
+    public void answer(Integer... next) {
         statuses.addAll(List.of(next));
     }
 
-    List<Received> received() {
+    public List<Received> received() {
         return List.copyOf(received);
     }
 
-    List<Received> at(String path) {
+    public List<Received> at(String path) {
         return received.stream().filter(r -> r.path().equals(path)).toList();
     }
 
