@@ -24,7 +24,7 @@ final class AdminApiWiring {
                 new BearerTokenAuthenticator(token), gateway.tokenFailures(), gateway.proxies());
     }
 
-    static HttpServlet api(AdminToken token, ConsoleSessionAuth consoleAuth, GatewayWiring gateway,
+    static AdminApiServlet api(AdminToken token, ConsoleSessionAuth consoleAuth, GatewayWiring gateway,
             AdminWiring admins, RecoveryWiring recovery, SiteSettings settings, Clock clock) {
         List<AdminAuthenticator> auth = List.of(new BearerTokenAuthenticator(token),
                 request -> consoleAuth.signedInUser(request).filter(user ->

@@ -66,6 +66,7 @@ public final class App implements AutoCloseable {
     private final Retention retention;
     private final RetentionScheduler housekeeping;
     private final RecoveryWiring recovery;
+    private final AlertsWiring alerts;
     private final Optional<DemoMode> demo;
     private final Server server;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -97,6 +98,7 @@ public final class App implements AutoCloseable {
         AdminWiring admins = AdminWiring.create(database, transactions, accounts, secrets, audit, clock);
         AdminToken adminToken = AdminTokenBootstrap.establish(config.adminToken(), database, clock);
         this.recovery = RecoveryWiring.create(config, database, gateway, admins, settings, clock);
+        this.alerts = AlertsWiring.create(database, secrets, gateway, recovery, clock); // W-1
         Map<String, HttpServlet> routes = routes(database, adminToken, consoleUsers, admins, clock);
         // Demo mode: DETOUR_DEMO seeds a sample pool through the same admin use cases
         this.demo = demoLogin.map(login -> new DemoMode(admins.groups(), admins.accounts(), admins.keys(),
@@ -123,7 +125,8 @@ public final class App implements AutoCloseable {
                 recovery, settings, clock);
         routes.putAll(console);
         routes.put("/admin/api/*", AdminApiWiring.api(adminToken, consoleAuth, gateway, admins, recovery, settings,
-                clock));
+                clock).withAlerts(alerts.channels()));
+        routes.putAll(ConsoleRoutes.alerts(consoleAuth, alerts.channels()));
         routes.putAll(ConsoleWiring.smartPages(consoleAuth, console, gateway, admins, recovery, clock));
         // D-1: console pages show the outage banner; they and the admin API read this instance's own writes
         routes.replaceAll((path, servlet) -> operatorPage(path)
@@ -182,6 +185,7 @@ public final class App implements AutoCloseable {
             app = new App(config, storage, clock);
             app.server.start();
             app.recovery.scheduler().start(clock); // R-3: ticks on a daemon thread; only the lease holder acts
+            app.alerts.ticker().start(); // W-1: pool watch and alert deliveries, every second
             app.gateway.load().register(config.bind(), app.port()); // G-2: first heartbeat now, then every 5 s
             log.info("Detour listening on http://{}:{}", config.bind(), app.port());
             int port = app.port();
@@ -256,6 +260,11 @@ public final class App implements AutoCloseable {
         return recovery.scheduler();
     }
 
+    /** W-1: the alert thread (tests stop its loop and call {@code tick(now)} themselves). */
+    public dev.detour.alerts.AlertTicker alerts() {
+        return alerts.ticker();
+    }
+
     /** D-1: whether MariaDB answers, as this instance last saw it. */
     public dev.detour.gateway.DatabaseHealth databaseHealth() {
         return gateway.health();
@@ -324,6 +333,7 @@ public final class App implements AutoCloseable {
             log.warn("HTTP server did not stop cleanly: {}", e.toString());
         }
         housekeeping.close();
+        alerts.ticker().close(); // W-1: pending deliveries are rows; the next start sends them
         gateway.refresher().close();
         gateway.load().close(); // G-2: drained, so the registry row goes and the others take this share at once
         closeUpstream();

@@ -51,6 +51,7 @@ public final class AdminApiServlet extends HttpServlet {
     private transient RecoveryApi recovery;
     private transient SettingsApi settings;
     private transient InstancesApi instances;
+    private transient AlertsApi alerts;
     private transient ClientAddress clientAddress = ClientAddress.PEER;
     private transient AuthThrottle tokenFailures;
 
@@ -87,6 +88,12 @@ public final class AdminApiServlet extends HttpServlet {
     /** Serves {@code /admin/api/instances} from the instance registry (G-2). */
     public AdminApiServlet withInstances(dev.detour.gateway.InstanceRegistry registry) {
         this.instances = new InstancesApi(registry);
+        return this;
+    }
+
+    /** Serves {@code /admin/api/alerts/…} (W-1 channels and the delivery log). */
+    public AdminApiServlet withAlerts(dev.detour.alerts.AlertChannels channels) {
+        this.alerts = new AlertsApi(channels);
         return this;
     }
 
@@ -149,6 +156,12 @@ public final class AdminApiServlet extends HttpServlet {
             case "blocks" -> smartApi().blocks(call);
             case "settings" -> settings.handle(call);
             case "instances" -> instancesApi().handle(call);
+            case "alerts" -> {
+                if (alerts == null) {
+                    throw ApiException.notFound();
+                }
+                yield alerts.handle(call);
+            }
             default -> throw ApiException.notFound();
         };
     }

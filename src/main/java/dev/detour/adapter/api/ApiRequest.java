@@ -24,8 +24,13 @@ record ApiRequest(String method, List<String> segments, String actor, Function<S
 
     /** The numeric id in segment 1, or 404 when it is not a positive number. */
     long id() {
+        return id(1);
+    }
+
+    /** The numeric id in segment {@code index}, or 404 when it is not a positive number. */
+    long id(int index) {
         try {
-            long id = Long.parseLong(segments.get(1));
+            long id = Long.parseLong(segments.get(index));
             if (id > 0) {
                 return id;
             }

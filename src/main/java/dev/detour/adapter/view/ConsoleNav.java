@@ -21,7 +21,8 @@ public final class ConsoleNav {
             new String[] {"recovery", "/recovery"},
             new String[] {"audit", "/audit"},
             new String[] {"settings", "/settings"},
-            new String[] {"instances", "/instances"});
+            new String[] {"instances", "/instances"},
+            new String[] {"alerts", "/alerts"});
 
     private final List<Item> items;
 

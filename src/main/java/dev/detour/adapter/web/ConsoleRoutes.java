@@ -4,6 +4,7 @@ import dev.detour.adapter.proxy.ClientAddress;
 import dev.detour.adapter.view.ConsoleNav;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.AccountsPageSource;
+import dev.detour.alerts.AlertChannels;
 import dev.detour.admin.ConsoleUsers;
 import dev.detour.admin.RecoveryAdmin;
 import dev.detour.gateway.InstanceRegistry;
@@ -16,7 +17,7 @@ import java.util.Set;
 /** The console's servlet routes (U-1): sign-in, language, assets open; every screen behind {@link ConsoleGate}. */
 public final class ConsoleRoutes {
     /** Screens that are live links in the navigation. */
-    static final Set<String> NAV_PATHS = Set.of("/", "/accounts", "/recovery", "/instances");
+    static final Set<String> NAV_PATHS = Set.of("/", "/accounts", "/recovery", "/instances", "/alerts");
 
     private ConsoleRoutes() {
     }
@@ -31,6 +32,12 @@ public final class ConsoleRoutes {
     public static Map<String, HttpServlet> instances(ConsoleSessionAuth auth, InstanceRegistry registry) {
         View view = new View(auth, new ConsoleNav(NAV_PATHS));
         return Map.of("/instances", new ConsoleGate(new InstancesPageServlet(registry, view), auth, view));
+    }
+
+    /** W-1: the alerts screen (channels, send test, the delivery log). */
+    public static Map<String, HttpServlet> alerts(ConsoleSessionAuth auth, AlertChannels alerts) {
+        View view = new View(auth, new ConsoleNav(NAV_PATHS));
+        return Map.of("/alerts", new ConsoleGate(new AlertsPageServlet(alerts, auth, view), auth, view));
     }
 
     /**

@@ -83,7 +83,7 @@ class ConsolePagesIT {
         List<String> links = home.querySelectorAll("nav.nav a").stream().map(n -> n.getTextContent()).toList();
         List<String> soon = home.querySelectorAll("nav.nav span.soon").stream().map(n -> n.getTextContent()).toList();
         assertEquals(List.of("Dashboard", "Accounts", "Groups", "Keys", "Requests", "Recovery", "Audit", "Settings",
-                "Instances"),
+                "Instances", "Alerts"),
                 links);
         assertEquals(List.of(), soon);
         HtmlPage accounts = home.getAnchorByText("Accounts").click();

@@ -1,0 +1,181 @@
+package dev.detour.alerts;
+
+import dev.detour.admin.ConflictException;
+import dev.detour.admin.NotFoundException;
+import dev.detour.core.ValidationException;
+import dev.detour.core.alerts.AlertKind;
+import dev.detour.core.secret.SecretMask;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * W-1 use cases behind {@code /admin/api/alerts} and the console's alerts page: channels (validated,
+ * secrets sealed by the store and shown only as hints, every change audited), the test send and the
+ * delivery log.
+ */
+public final class AlertChannels {
+    public static final int DEFAULT_SUPPRESS_SECONDS = 600;
+    static final int MAX_SUPPRESS_SECONDS = 7 * 24 * 3600;
+    private final AlertStore store;
+    private final AlertDispatcher dispatcher;
+    private final Clock clock;
+
+    public AlertChannels(AlertStore store, AlertDispatcher dispatcher, Clock clock) {
+        this.store = store;
+        this.dispatcher = dispatcher;
+        this.clock = clock;
+    }
+
+    public List<AlertChannel> list() {
+        return store.channels();
+    }
+
+    public AlertChannel get(long id) {
+        return store.channel(id).orElseThrow(() -> new NotFoundException("alert channel " + id + " does not exist"));
+    }
+
+    public AlertChannel create(String actor, ChannelDraft draft) {
+        if (draft.name() == null || draft.kind() == null) {
+            throw new ValidationException("validation." + (draft.name() == null ? "name" : "kind"),
+                    draft.name() == null ? "name" : "kind", "a channel needs a name and a kind");
+        }
+        AlertChannel blank = new AlertChannel(0, draft.name(), ChannelKind.fromWire(draft.kind()), true, Set.of(),
+                Duration.ofSeconds(DEFAULT_SUPPRESS_SECONDS), Map.of(), Map.of(), Map.of());
+        return store.create(unique(merged(blank, draft)), actor, clock.instant());
+    }
+
+    public AlertChannel update(String actor, long id, ChannelDraft draft) {
+        AlertChannel before = get(id);
+        return store.update(before, unique(merged(before, draft)), actor, clock.instant());
+    }
+
+    public void delete(String actor, long id) {
+        store.delete(get(id), actor, clock.instant());
+    }
+
+    /** Sends a test alert to the channel now and returns the logged delivery (sent or failed). */
+    public Delivery test(long id) {
+        return dispatcher.test(get(id), clock.instant());
+    }
+
+    public List<Delivery> deliveries(int offset, int limit) {
+        return store.deliveries(Math.max(0, offset), Math.max(1, Math.min(500, limit)));
+    }
+
+    public long deliveryCount() {
+        return store.deliveryCount();
+    }
+
+    private AlertChannel unique(AlertChannel channel) {
+        if (store.channels().stream().anyMatch(c -> c.id() != channel.id() && c.name().equals(channel.name()))) {
+            throw new ConflictException(ConflictException.DUPLICATE_NAME, "name", "an alert channel named "
+                    + channel.name() + " exists");
+        }
+        return channel;
+    }
+
+    private static AlertChannel merged(AlertChannel base, ChannelDraft draft) {
+        String name = draft.name() == null ? base.name() : draft.name().trim();
+        if (name.isEmpty() || name.length() > 100) {
+            throw new ValidationException("validation.name", "name", "name must have 1 to 100 characters");
+        }
+        ChannelKind kind = draft.kind() == null ? base.kind() : ChannelKind.fromWire(draft.kind());
+        Set<AlertKind> events = draft.events() == null ? base.events() : events(draft.events());
+        int suppress = draft.suppressSeconds() == null ? (int) base.suppress().toSeconds() : draft.suppressSeconds();
+        if (suppress < 0 || suppress > MAX_SUPPRESS_SECONDS) {
+            throw new ValidationException("validation.suppress_seconds", "suppress_seconds",
+                    "suppress_seconds must be 0 to " + MAX_SUPPRESS_SECONDS);
+        }
+        Map<String, String> settings = new LinkedHashMap<>(kind == base.kind() ? base.settings() : Map.of());
+        Map<String, String> secrets = new LinkedHashMap<>(kind == base.kind() ? base.secrets() : Map.of());
+        Map<String, String> fields = draft.fields() == null ? Map.of() : draft.fields();
+        fields.forEach((field, value) -> {
+            Map<String, String> target = kind.secrets().contains(field) ? secrets
+                    : kind.settings().contains(field) ? settings : null;
+            if (target == null) {
+                throw new ValidationException("validation." + field, field, field + " is not a field of a "
+                        + kind.wire() + " channel");
+            }
+            if (value == null || value.isBlank()) {
+                target.remove(field);
+            } else {
+                target.put(field, value.trim());
+            }
+        });
+        for (String field : kind.required()) {
+            if (!settings.containsKey(field) && !secrets.containsKey(field)) {
+                throw new ValidationException("validation." + field, field, "a " + kind.wire() + " channel needs "
+                        + field);
+            }
+        }
+        check(kind, settings, secrets);
+        Map<String, String> hints = new LinkedHashMap<>();
+        secrets.forEach((field, value) -> hints.put(field, hint(value)));
+        boolean enabled = draft.enabled() == null ? base.enabled() : draft.enabled();
+        return new AlertChannel(base.id(), name, kind, enabled, events, Duration.ofSeconds(suppress),
+                Map.copyOf(settings), Map.copyOf(secrets), Map.copyOf(hints));
+    }
+
+    /** X-5's one masking format for every secret of a channel: "…" and the last four characters. */
+    static String hint(String secret) {
+        return secret.length() < 12 ? SecretMask.hint(secret) : "…" + secret.substring(secret.length() - 4);
+    }
+
+    private static Set<AlertKind> events(List<String> wires) {
+        Set<AlertKind> events = EnumSet.noneOf(AlertKind.class);
+        for (String wire : wires) {
+            AlertKind kind = AlertKind.fromWire(wire);
+            if (kind == AlertKind.TEST) {
+                throw new ValidationException("validation.events", "events", "test is not an event to subscribe to");
+            }
+            events.add(kind);
+        }
+        return Set.copyOf(events);
+    }
+
+    private static void check(ChannelKind kind, Map<String, String> settings, Map<String, String> secrets) {
+        if (secrets.containsKey("url")) {
+            httpUrl("url", secrets.get("url"));
+        }
+        if (settings.containsKey("api_base")) {
+            httpUrl("api_base", settings.get("api_base"));
+        }
+        if (kind == ChannelKind.EMAIL) {
+            String port = settings.getOrDefault("smtp_port", "587");
+            if (!port.matches("\\d{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
+                throw new ValidationException("validation.smtp_port", "smtp_port", "smtp_port must be 1 to 65535");
+            }
+            String security = settings.getOrDefault("smtp_security", "starttls");
+            if (!List.of("none", "starttls", "ssl").contains(security)) {
+                throw new ValidationException("validation.smtp_security", "smtp_security",
+                        "smtp_security must be none, starttls or ssl");
+            }
+            for (String field : List.of("from", "to")) {
+                for (String address : settings.get(field).split(",")) {
+                    if (!address.trim().matches("[^@\\s]+@[^@\\s]+")) {
+                        throw new ValidationException("validation." + field, field, field
+                                + " must be e-mail address(es), comma-separated");
+                    }
+                }
+            }
+        }
+    }
+
+    private static void httpUrl(String field, String value) {
+        try {
+            URI uri = URI.create(value);
+            if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+                return;
+            }
+        } catch (IllegalArgumentException e) {
+            // refused below
+        }
+        throw new ValidationException("validation." + field, field, field + " must be an http(s) URL");
+    }
+}
