@@ -27,7 +27,7 @@ record RecoveryWiring(RecoveryScheduler scheduler, ExecutorService probeExecutor
         ProbeBudget budget = new ProbeBudget(() -> settings.current().probeBudgetPerMinute(),
                 () -> settings.current().probeConcurrency());
         RecoveryScheduler scheduler = new RecoveryScheduler(store, gateway.snapshot(), tester, budget,
-                new LeaderLease(store, LeaderLease.newHolderId(), config.recoveryTick().multipliedBy(3)),
+                LeaderLease.forTick(store, LeaderLease.newHolderId(), config.recoveryTick()),
                 probeExecutor, ZoneId.systemDefault(), config.recoveryTick());
         RecoveryAdmin admin = new RecoveryAdmin(admins.transactions(), admins.audit(), gateway.snapshot(),
                 tester, store, scheduler, accountId -> false, clock);

@@ -1,13 +1,15 @@
 package dev.detour.recovery;
 
+import dev.detour.core.cluster.LeaderTerm;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
 /**
  * R-5 / O-4: with several Detour instances on one database exactly one runs the scheduler. The
- * holder renews its row every tick; a holder that died (stopped renewing) is taken over once its
- * expiry has passed. Time is the caller's {@code now}, so tests drive it with a controlled clock.
+ * holder renews its row every tick for core {@link LeaderTerm}'s term; a holder that died (stopped
+ * renewing) is taken over once its expiry has passed. Time is the caller's {@code now}, so tests
+ * drive it with a controlled clock.
  */
 public final class LeaderLease {
     public static final String NAME = "recovery-scheduler";
@@ -21,12 +23,17 @@ public final class LeaderLease {
         this.ttl = ttl;
     }
 
+    /** G-3: the lease of a scheduler that ticks every {@code tick}, for {@link LeaderTerm#term}. */
+    public static LeaderLease forTick(RecoveryStore store, String holder, Duration tick) {
+        return new LeaderLease(store, holder, LeaderTerm.term(tick));
+    }
+
     /** A holder id unique to this process instance. */
     public static String newHolderId() {
         return "detour-" + UUID.randomUUID();
     }
 
-    public boolean acquireOrRenew(Instant now) {
+    public RecoveryStore.LeaseHold acquireOrRenew(Instant now) {
         return store.holdLease(NAME, holder, now, now.plus(ttl));
     }
 

@@ -3,6 +3,7 @@ package dev.detour.recovery;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
 import dev.detour.core.account.RecoveryRule;
+import dev.detour.core.cluster.LeaderTerm;
 import dev.detour.core.recovery.ProbeSchedule;
 import dev.detour.core.recovery.ProbeTarget;
 import dev.detour.core.recovery.ScheduledTrigger;
@@ -107,12 +108,15 @@ public final class RecoveryScheduler implements AutoCloseable {
 
     /** One tick at {@code now}; only the lease holder acts. */
     public synchronized TickReport tick(Instant now) {
-        if (!lease.acquireOrRenew(now)) {
+        RecoveryStore.LeaseHold hold = lease.acquireOrRenew(now);
+        if (!hold.held()) {
             previousTick = null; // a new leader starts its own interval
             lastReport = new TickReport(false, 0, 0, 0, 0);
             return lastReport;
         }
-        Instant previous = previousTick == null ? now.minus(tickEvery) : previousTick;
+        // G-3: a leader that has just taken over continues from the dead holder's last tick
+        Instant previous = previousTick == null ? LeaderTerm.firstWindowFrom(hold.priorExpiry(), now, tickEvery)
+                : previousTick;
         previousTick = now;
         boolean probesPaused = store.probesPaused();
         Counts counts = new Counts();

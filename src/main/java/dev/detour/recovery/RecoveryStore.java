@@ -22,8 +22,15 @@ public interface RecoveryStore {
     /** background probes paused site-wide (stored, so every instance agrees). */
     boolean probesPaused();
 
-    /** Takes or renews the named lease for {@code holder} until {@code expiresAt}; true when held. */
-    boolean holdLease(String name, String holder, Instant now, Instant expiresAt);
+    /** Takes or renews the named lease for {@code holder} until {@code expiresAt} (core LeaderTerm decides). */
+    LeaseHold holdLease(String name, String holder, Instant now, Instant expiresAt);
+
+    /**
+     * Whether the lease is held now, and the expiry its row had before this call (null when there was no
+     * row): a new leader starts its first window at the previous holder's last renewal.
+     */
+    record LeaseHold(boolean held, Instant priorExpiry) {
+    }
 
     void releaseLease(String name, String holder);
 

@@ -4,6 +4,7 @@ import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
 import dev.detour.core.account.ModelState;
 import dev.detour.core.account.RecoveryRule;
+import dev.detour.core.cluster.LeaderTerm;
 import dev.detour.core.cooldown.RecoveryOps;
 import dev.detour.gateway.PoolStore.StateChange;
 import dev.detour.recovery.RecoveryCandidate;
@@ -105,16 +106,17 @@ public final class MyBatisRecoveryStore implements RecoveryStore {
     }
 
     @Override
-    public boolean holdLease(String name, String holder, Instant now, Instant expiresAt) {
+    public LeaseHold holdLease(String name, String holder, Instant now, Instant expiresAt) {
         return database.inTransaction(s -> {
             RecoveryMapper m = s.getMapper(RecoveryMapper.class);
             m.insertLeaseIgnore(new LeaseRow(name, holder, expiresAt));
             LeaseRow current = m.selectLeaseForUpdate(name);
-            if (current != null && !current.holder().equals(holder) && current.expiresAt().isAfter(now)) {
-                return false; // someone alive holds it
+            Instant prior = current == null ? null : current.expiresAt();
+            if (current != null && !LeaderTerm.mayHold(current.holder(), current.expiresAt(), holder, now)) {
+                return new LeaseHold(false, prior); // someone alive holds it
             }
             m.updateLease(new LeaseRow(name, holder, expiresAt)); // renew, or take over an expired holder
-            return true;
+            return new LeaseHold(true, prior);
         });
     }
 
