@@ -97,9 +97,8 @@ public final class AlertDispatcher implements Alerts {
         Delivery fresh = Delivery.of(channel, alert, now);
         Delivery sent = fresh.after(sender.send(channel, fresh), null, now);
         synchronized (this) {
-            keep(sent);
+            return keep(sent);
         }
-        return sent;
     }
 
     private void fanOut(Alert alert, Instant now) {
@@ -129,30 +128,34 @@ public final class AlertDispatcher implements Alerts {
         return after;
     }
 
-    /** Stores the delivery's latest state, or keeps it in memory until the database takes it. */
-    private void keep(Delivery delivery) {
+    /**
+     * Stores the delivery's latest state (returned with its id), or keeps it in memory until the database
+     * takes it (returned as it is).
+     */
+    private Delivery keep(Delivery delivery) {
         unwritten.removeIf(d -> d == delivery || d.id() == 0 && sameDelivery(d, delivery)
                 || d.id() != 0 && d.id() == delivery.id());
         try {
             if (!databaseUp.getAsBoolean()) {
                 throw new IllegalStateException("database unavailable");
             }
-            write(delivery);
+            return write(delivery);
         } catch (RuntimeException e) {
             unwritten.add(delivery);
             if (unwritten.size() > MEMORY_CAPACITY) {
                 unwritten.stream().filter(d -> d.status() != Delivery.Status.PENDING).findFirst()
                         .ifPresentOrElse(unwritten::remove, () -> unwritten.remove(0));
             }
+            return delivery;
         }
     }
 
-    private void write(Delivery delivery) {
+    private Delivery write(Delivery delivery) {
         if (delivery.id() == 0) {
-            store.insertDelivery(delivery);
-        } else {
-            store.updateDelivery(delivery);
+            return delivery.withId(store.insertDelivery(delivery));
         }
+        store.updateDelivery(delivery);
+        return delivery;
     }
 
     private void writeBack() {

@@ -135,6 +135,8 @@ class AlertChannelsIT {
             HttpResponse<String> test = api("POST", "/alerts/channels/" + id + "/test", null);
             assertEquals(200, test.statusCode(), test.body());
             assertEquals("sent", Gateway.read(test.body()).path("status").asText(), test.body());
+            assertEquals(Gateway.read(test.body()).path("id").asLong(), Gateway.read(api("GET", "/alerts/deliveries",
+                    null).body()).path("items").get(0).path("id").asLong(), "the test is in the delivery log");
 
             MimeMessage[] mails = smtp.getReceivedMessages();
             assertEquals(1, mails.length);
