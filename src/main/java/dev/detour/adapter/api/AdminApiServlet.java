@@ -51,6 +51,7 @@ public final class AdminApiServlet extends HttpServlet {
     private transient RecoveryApi recovery;
     private transient SettingsApi settings;
     private transient InstancesApi instances;
+    private transient PoolApi pool;
     private transient ClientAddress clientAddress = ClientAddress.PEER;
     private transient AuthThrottle tokenFailures;
 
@@ -87,6 +88,12 @@ public final class AdminApiServlet extends HttpServlet {
     /** Serves {@code /admin/api/instances} from the instance registry (G-2). */
     public AdminApiServlet withInstances(dev.detour.gateway.InstanceRegistry registry) {
         this.instances = new InstancesApi(registry);
+        return this;
+    }
+
+    /** W-2: {@code /admin/api/export} and {@code /admin/api/import} over the same use cases. */
+    public AdminApiServlet withPoolTransfer(PoolApi poolApi) {
+        this.pool = poolApi;
         return this;
     }
 
@@ -138,6 +145,9 @@ public final class AdminApiServlet extends HttpServlet {
         }
         if (recovery != null && RecoveryApi.serves(segments)) {
             return recovery.handle(call);
+        }
+        if (pool != null && PoolApi.serves(segments.get(0))) {
+            return pool.handle(call);
         }
         return switch (segments.get(0)) {
             case "groups" -> groups.handle(call);
