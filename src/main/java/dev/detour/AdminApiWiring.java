@@ -3,10 +3,12 @@ package dev.detour;
 import dev.detour.adapter.api.AdminApiServlet;
 import dev.detour.adapter.api.AdminAuthenticator;
 import dev.detour.adapter.api.BearerTokenAuthenticator;
+import dev.detour.adapter.api.PoolApi;
 import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.metrics.MetricsServlet;
 import dev.detour.adapter.web.ConsoleSessionAuth;
 import dev.detour.admin.AccountStateView;
+import dev.detour.admin.PoolTransfer;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
 import jakarta.servlet.http.HttpServlet;
@@ -24,6 +26,13 @@ final class AdminApiWiring {
                 new BearerTokenAuthenticator(token), gateway.tokenFailures(), gateway.proxies());
     }
 
+    /** W-2: export and import, for the admin API and the console's page. */
+    static PoolApi pool(AdminWiring admins, SiteSettings settings, Clock clock) {
+        return new PoolApi(admins.groups(), admins.accounts(), admins.repository(), settings, admins.prices(),
+                new PoolTransfer(admins.transactions(), admins.repository(), admins.sealer(), admins.audit(), settings,
+                        clock), clock);
+    }
+
     static AdminApiServlet api(AdminToken token, ConsoleSessionAuth consoleAuth, GatewayWiring gateway,
             AdminWiring admins, RecoveryWiring recovery, SiteSettings settings, Clock clock) {
         List<AdminAuthenticator> auth = List.of(new BearerTokenAuthenticator(token),
@@ -34,6 +43,7 @@ final class AdminApiWiring {
                 admins.audit(), admins.keys(), admins.requestLog(), gateway.snapshot()::reload, admins.models())
                 .withSmartKeys(admins.prices(), admins.blocks()).withRecovery(recovery.admin())
                 .withSettings(settings).withInstances(gateway.load().registry())
+                .withPoolTransfer(pool(admins, settings, clock))
                 .withThrottle(gateway.tokenFailures(), gateway.proxies());
     }
 }

@@ -121,6 +121,7 @@ public final class App implements AutoCloseable {
         routes.put("/metrics", AdminApiWiring.metrics(config, gateway, adminToken, clock));
         routes.putAll(ConsoleRoutes.recovery(consoleAuth, recovery.admin()));
         routes.putAll(ConsoleRoutes.instances(consoleAuth, gateway.load().registry()));
+        routes.putAll(ConsoleRoutes.pool(consoleAuth, AdminApiWiring.pool(admins, settings, clock)));
         Map<String, HttpServlet> console = ConsoleWiring.pages(consoleAuth, consoleUsers, database, gateway, admins,
                 recovery, settings, clock);
         routes.putAll(console);

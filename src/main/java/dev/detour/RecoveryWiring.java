@@ -5,6 +5,7 @@ import dev.detour.adapter.db.MyBatisRecoveryStore;
 import dev.detour.admin.RecoveryAdmin;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
+import dev.detour.recovery.BatchTests;
 import dev.detour.recovery.LeaderLease;
 import dev.detour.recovery.ModelTester;
 import dev.detour.recovery.ProbeBudget;
@@ -29,8 +30,10 @@ record RecoveryWiring(RecoveryScheduler scheduler, ExecutorService probeExecutor
         RecoveryScheduler scheduler = new RecoveryScheduler(store, gateway.snapshot(), tester, budget,
                 LeaderLease.forTick(store, LeaderLease.newHolderId(), config.recoveryTick()),
                 probeExecutor, ZoneId.systemDefault(), config.recoveryTick());
+        // W-3: batch tests share the probe threads and the budget with the scheduler and the key checks
+        BatchTests batches = new BatchTests(tester, budget, probeExecutor, clock);
         RecoveryAdmin admin = new RecoveryAdmin(admins.transactions(), admins.audit(), gateway.snapshot(),
-                tester, store, scheduler, accountId -> false, clock);
+                tester, store, scheduler, accountId -> false, batches, clock);
         // E-1 "check now" on /my: the same tester, budget and probe threads as the scheduler
         RouteChecks keyChecks = new RouteChecks(tester, budget, probeExecutor, clock, RouteChecks.KEY_COOLDOWN);
         return new RecoveryWiring(scheduler, probeExecutor, admin, keyChecks);

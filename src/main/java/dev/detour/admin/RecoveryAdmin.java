@@ -2,8 +2,12 @@ package dev.detour.admin;
 
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.core.ValidationException;
+import dev.detour.core.selection.GroupView;
 import dev.detour.gateway.PoolSnapshot;
 import dev.detour.gateway.PoolStore.StateChange;
+import dev.detour.recovery.BatchTests;
 import dev.detour.recovery.LeaderLease;
 import dev.detour.recovery.ModelTestResult;
 import dev.detour.recovery.ModelTester;
@@ -38,11 +42,12 @@ public final class RecoveryAdmin {
     private final RecoveryStore store;
     private final RecoveryScheduler scheduler;
     private final LongPredicate blocked;
+    private final BatchTests batches;
     private final Clock clock;
 
     /** {@code blocked}: accounts under an operator's block (S-10), which recover-all leaves alone. */
     public RecoveryAdmin(Transactions transactions, AuditLog audit, PoolSnapshot snapshot, ModelTester tester,
-            RecoveryStore store, RecoveryScheduler scheduler, LongPredicate blocked, Clock clock) {
+            RecoveryStore store, RecoveryScheduler scheduler, LongPredicate blocked, BatchTests batches, Clock clock) {
         this.transactions = transactions;
         this.audit = audit;
         this.snapshot = snapshot;
@@ -50,6 +55,7 @@ public final class RecoveryAdmin {
         this.store = store;
         this.scheduler = scheduler;
         this.blocked = blocked;
+        this.batches = batches;
         this.clock = clock;
     }
 
@@ -91,17 +97,90 @@ public final class RecoveryAdmin {
                 ids.add(c.accountId());
             }
         }
+        return reactivate(actor, ids, "recovery.recover_all", AdminJson.JSON.createObjectNode(), now);
+    }
+
+    /**
+     * W-3: starts a batch test of {@code model} on the given accounts, or on a group's, or on every account
+     * (both null); archived accounts are left out. Audited with the model and how many accounts it tests.
+     */
+    public BatchTests.Batch startBatch(String actor, String model, List<Long> accountIds, String group) {
+        PoolSnapshot.View view = snapshot.view();
+        List<BatchTests.Target> targets = new ArrayList<>();
+        if (accountIds != null) {
+            for (long id : accountIds) {
+                Account a = account(id);
+                targets.add(new BatchTests.Target(a, groupName(view, a)));
+            }
+        } else {
+            Long groupId = group == null ? null : groupId(view, group);
+            for (Account a : view.accounts()) {
+                if (!a.archived() && (groupId == null || a.groupId() == groupId)) {
+                    targets.add(new BatchTests.Target(a, groupName(view, a)));
+                }
+            }
+        }
+        BatchTests.Batch batch = batches.start(model, targets);
+        String after = AdminJson.JSON.createObjectNode().put("batch", batch.id()).put("model", batch.model())
+                .put("accounts", targets.size()).toString();
+        transactions.inTransaction(t -> {
+            audit.record(t, actor, "account.batch_test", "recovery", 0, null, after);
+            return null;
+        });
+        return batch;
+    }
+
+    /** The groups a batch may be limited to, by name (the console's choice). */
+    public List<String> groupNames() {
+        return snapshot.view().groups().values().stream().map(GroupView::name).filter(n -> n != null).sorted().toList();
+    }
+
+    public BatchTests.Batch batch(String id) {
+        return batches.get(id).orElseThrow(() -> new NotFoundException("no batch test " + id + " on this instance"));
+    }
+
+    /**
+     * W-3 "recover those that passed": the full reactivation of {@link #recover} for every account whose test
+     * in the batch passed, in one transaction and one audit row; paused and revoked accounts are left as they are.
+     */
+    public List<Long> recoverPassed(String actor, String batchId) {
+        BatchTests.Batch batch = batch(batchId);
+        List<Long> ids = new ArrayList<>();
+        for (long id : batch.passed()) {
+            Account a = snapshot.view().byId().get(id);
+            if (a != null && a.status() != AccountStatus.PAUSED && a.status() != AccountStatus.REVOKED) {
+                ids.add(id);
+            }
+        }
+        return reactivate(actor, ids, "recovery.recover_passed",
+                AdminJson.JSON.createObjectNode().put("batch", batchId), clock.instant());
+    }
+
+    /** Reactivates the accounts in one transaction with one audit row naming those it brought back. */
+    private List<Long> reactivate(String actor, List<Long> ids, String action,
+            ObjectNode after, Instant now) {
         List<StateChange> changes = transactions.inTransaction(t -> {
             List<StateChange> done = new ArrayList<>();
             for (long id : ids) {
                 t.recovery().reactivate(id, now).ifPresent(done::add);
             }
-            String after = AdminJson.JSON.valueToTree(done.stream().map(c -> c.account().id()).toList()).toString();
-            audit.record(t, actor, "recovery.recover_all", "recovery", 0, null, "{\"accounts\":" + after + "}");
+            after.set("accounts", AdminJson.JSON.valueToTree(done.stream().map(c -> c.account().id()).toList()));
+            audit.record(t, actor, action, "recovery", 0, null, after.toString());
             return done;
         });
         changes.forEach(snapshot::apply);
         return changes.stream().map(c -> c.account().id()).toList();
+    }
+
+    private static String groupName(PoolSnapshot.View view, Account account) {
+        GroupView g = view.groups().get(account.groupId());
+        return g == null ? null : g.name();
+    }
+
+    private static long groupId(PoolSnapshot.View view, String name) {
+        return view.groups().values().stream().filter(g -> name.equals(g.name())).map(GroupView::id).findFirst()
+                .orElseThrow(() -> new ValidationException("validation.batch_test.group", "group",
+                        "no group named " + name));
     }
 
     public void pauseProbes(String actor) {

@@ -42,6 +42,14 @@ public final class SiteSettings {
         return current;
     }
 
+    /**
+     * W-2: the same rules writing through another unit of work (an import's one transaction); what it stores
+     * reaches this instance at {@link #refresh()} after that work commits.
+     */
+    public SiteSettings within(Transactions work, AuditLog auditLog) {
+        return new SiteSettings(work, auditLog, clock, defaults);
+    }
+
     /** Calls {@code listener} now with the current values and after every change. */
     public void onChange(Consumer<SettingValues> listener) {
         listeners.add(listener);

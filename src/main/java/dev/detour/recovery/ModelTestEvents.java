@@ -23,7 +23,7 @@ final class ModelTestEvents {
                 result.failureKind(), null, result.latencyMs(), "final");
         return new RequestEvent(requestId, null, result.endpoint(), result.model(), result.modelKey(), false,
                 account.id(), account.groupId(), outcome, result.status(), result.ok() ? null : "model_test_failed",
-                mode == ModelTester.Mode.EXPLICIT ? REASON_EXPLICIT : REASON_HEALTHCHECK, List.of(attempt), List.of(),
+                mode == ModelTester.Mode.HEALTHCHECK ? REASON_HEALTHCHECK : REASON_EXPLICIT, List.of(attempt), List.of(),
                 TokenUsage.NONE, 0, null, (int) Math.min(Integer.MAX_VALUE, result.latencyMs()), null, at,
                 result.endpoint()); // a model test asks the account in the protocol it tests
     }

@@ -20,6 +20,8 @@ import dev.detour.gateway.UpstreamClient;
 import dev.detour.gateway.UpstreamRequest;
 import dev.detour.gateway.UpstreamResponse;
 import dev.detour.gateway.UpstreamTransportException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -35,10 +37,14 @@ import java.util.Map;
  * account columns only, never sibling model rows. Works on paused accounts when a person asks.
  */
 public final class ModelTester {
-    /** Who asked: a person (may revive a paused account) or the healthcheck (never does). */
-    public enum Mode { EXPLICIT, HEALTHCHECK }
+    /**
+     * Who asked: a person about one account (may revive a paused account), a person's batch over many
+     * (W-3: never revives a paused account — that stays one deliberate click) or the healthcheck (never does).
+     */
+    public enum Mode { EXPLICIT, BATCH, HEALTHCHECK }
 
     private static final int MAX_BODY = 256 * 1024;
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final UpstreamClient upstream;
     private final PoolSnapshot snapshot;
     private final PoolStore poolStore;
@@ -67,7 +73,7 @@ public final class ModelTester {
         UpstreamRequest request = ModelTestRequest.build(account, family, upstreamModel,
                 snapshot.apiKey(account.id()), requestId, clock.instant());
         long started = System.nanoTime();
-        Answer answer = send(request);
+        Answer answer = send(request, started);
         long latencyMs = (System.nanoTime() - started) / 1_000_000;
         Instant now = clock.instant();
         // the test's message and upstream body (shown at once, stored as the last failure) are masked
@@ -93,14 +99,15 @@ public final class ModelTester {
             String model, String modelKey) {
         if (verdict.isSuccess()) {
             return new ModelTestResult(true, latencyMs, answer.status(), null, null, family.wire(), model, modelKey,
-                    null);
+                    null, answer.firstByteMs(), answer.servedModel(), null);
         }
         Failure failure = verdict.failure();
         String message = failure == null ? "upstream returned " + answer.status() : failure.message();
         String kind = failure == null ? null : failure.kind().wire();
         String body = failure == null ? null : ModelTestResult.truncate(failure.responseBody());
+        String failureClass = failure == null ? null : failure.failureClass().name().toLowerCase(Locale.ROOT);
         return new ModelTestResult(false, latencyMs, answer.status(), ModelTestResult.truncate(message), body,
-                family.wire(), model, modelKey, kind);
+                family.wire(), model, modelKey, kind, answer.firstByteMs(), answer.servedModel(), failureClass);
     }
 
     private static String defaultModel(Account account) {
@@ -109,11 +116,16 @@ public final class ModelTester {
                         "name the model to test: this account has no fixed model mapping"));
     }
 
-    private record Answer(int status, AttemptFacts facts) {
+    /** {@code firstByteMs}: until the upstream's status line arrived (null without one); {@code servedModel}: its word. */
+    private record Answer(int status, AttemptFacts facts, Long firstByteMs, String servedModel) {
+        Answer(int status, AttemptFacts facts) {
+            this(status, facts, null, null);
+        }
     }
 
-    private Answer send(UpstreamRequest request) {
+    private Answer send(UpstreamRequest request, long startedNanos) {
         try (UpstreamResponse response = upstream.send(request)) {
+            long firstByteMs = (System.nanoTime() - startedNanos) / 1_000_000;
             byte[] body;
             try {
                 body = response.body().readNBytes(MAX_BODY);
@@ -130,9 +142,19 @@ public final class ModelTester {
             boolean sse = type != null && type.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
             AttemptFacts facts = sse ? AttemptFacts.streamed(response.status(), headers, text)
                     : AttemptFacts.response(response.status(), headers, text);
-            return new Answer(response.status(), facts);
+            return new Answer(response.status(), facts, firstByteMs, sse ? null : servedModel(text));
         } catch (UpstreamTransportException e) {
             return new Answer(0, AttemptFacts.transport(e.error()));
+        }
+    }
+
+    /** W-3: the model the upstream says it served ({@code "model"} of a chat, messages or responses answer). */
+    static String servedModel(String body) {
+        try {
+            JsonNode model = JSON.readTree(body).path("model");
+            return model.isTextual() ? model.asText() : null;
+        } catch (IOException | RuntimeException e) {
+            return null; // not JSON: the upstream did not say
         }
     }
 

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
  * R-5: site-wide limits on background probes — at most N started per rolling minute and at most
@@ -15,6 +16,7 @@ public final class ProbeBudget {
     public static final int DEFAULT_PER_MINUTE = 30;
     public static final int DEFAULT_CONCURRENCY = 3;
     private static final Duration WINDOW = Duration.ofMinutes(1);
+    private static final Duration RECHECK = Duration.ofSeconds(1);
     private final IntSupplier perMinute;
     private final IntSupplier concurrency;
     private final Deque<Instant> started = new ArrayDeque<>();
@@ -42,8 +44,20 @@ public final class ProbeBudget {
         return true;
     }
 
+    /**
+     * W-3: waits for a slot (a release wakes the waiter; the per-minute window is looked at again every
+     * second), then takes it; pair with {@link #release()}. A batch test queues behind the budget this way
+     * instead of being refused, so a batch and the background probes together never pass either limit.
+     */
+    public synchronized void acquire(Supplier<Instant> now) throws InterruptedException {
+        while (!tryAcquire(now.get())) {
+            wait(RECHECK.toMillis());
+        }
+    }
+
     public synchronized void release() {
         running = Math.max(0, running - 1);
+        notifyAll();
     }
 
     public synchronized int running() {

@@ -52,6 +52,7 @@ public final class AdminApiServlet extends HttpServlet {
     private transient SettingsApi settings;
     private transient InstancesApi instances;
     private transient AlertsApi alerts;
+    private transient PoolApi pool;
     private transient ClientAddress clientAddress = ClientAddress.PEER;
     private transient AuthThrottle tokenFailures;
 
@@ -94,6 +95,12 @@ public final class AdminApiServlet extends HttpServlet {
     /** Serves {@code /admin/api/alerts/…} (W-1 channels and the delivery log). */
     public AdminApiServlet withAlerts(dev.detour.alerts.AlertChannels channels) {
         this.alerts = new AlertsApi(channels);
+        return this;
+    }
+
+    /** W-2: {@code /admin/api/export} and {@code /admin/api/import} over the same use cases. */
+    public AdminApiServlet withPoolTransfer(PoolApi poolApi) {
+        this.pool = poolApi;
         return this;
     }
 
@@ -145,6 +152,9 @@ public final class AdminApiServlet extends HttpServlet {
         }
         if (recovery != null && RecoveryApi.serves(segments)) {
             return recovery.handle(call);
+        }
+        if (pool != null && PoolApi.serves(segments.get(0))) {
+            return pool.handle(call);
         }
         return switch (segments.get(0)) {
             case "groups" -> groups.handle(call);

@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * R-4 / R-6 over JSON: {@code POST /accounts/{id}/test} ({@code {"model":…}}),
  * {@code POST /accounts/{id}/recover}, {@code GET /recovery}, {@code POST /recovery/recover-all},
- * {@code POST /recovery/probes/pause|resume}.
+ * {@code POST /recovery/probes/pause|resume}; W-3 {@code POST /accounts/test} (a batch),
+ * {@code GET /accounts/test/{batch}}, {@code POST /accounts/test/{batch}/recover-passed}.
  */
 final class RecoveryApi {
     private final RecoveryAdmin recovery;
@@ -19,7 +20,7 @@ final class RecoveryApi {
 
     /** True for the paths this resource serves (the account ones live below /accounts/{id}). */
     static boolean serves(List<String> segments) {
-        if (!segments.isEmpty() && segments.get(0).equals("recovery")) {
+        if (!segments.isEmpty() && segments.get(0).equals("recovery") || BatchTestApi.serves(segments)) {
             return true;
         }
         return segments.size() == 3 && segments.get(0).equals("accounts")
@@ -28,6 +29,9 @@ final class RecoveryApi {
 
     ApiResponse handle(ApiRequest request) {
         List<String> path = request.segments();
+        if (BatchTestApi.serves(path)) {
+            return BatchTestApi.handle(recovery, request);
+        }
         if (path.get(0).equals("accounts")) {
             requirePost(request);
             long id = request.id();
@@ -90,7 +94,7 @@ final class RecoveryApi {
         return ApiResponse.ok(Documents.JSON.createObjectNode().put("probes_paused", pause));
     }
 
-    private static void requirePost(ApiRequest request) {
+    static void requirePost(ApiRequest request) {
         if (!request.method().equals("POST")) {
             throw ApiException.methodNotAllowed();
         }

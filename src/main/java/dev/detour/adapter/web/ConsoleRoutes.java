@@ -22,10 +22,11 @@ public final class ConsoleRoutes {
     private ConsoleRoutes() {
     }
 
-    /** the recovery screen (its own route so the recovery wiring stays in one place). */
+    /** the recovery screen and W-3's batch test (their own routes so the recovery wiring stays in one place). */
     public static Map<String, HttpServlet> recovery(ConsoleSessionAuth auth, RecoveryAdmin recovery) {
         View view = new View(auth, new ConsoleNav(NAV_PATHS));
-        return Map.of("/recovery", new ConsoleGate(new RecoveryServlet(recovery, auth, view), auth, view));
+        return Map.of("/recovery", new ConsoleGate(new RecoveryServlet(recovery, auth, view), auth, view),
+                "/recovery/batch", new ConsoleGate(new BatchTestServlet(recovery, auth, view), auth, view));
     }
 
     /** G-2: the instances screen (its own route: the registry is wired with the load state). */
@@ -38,6 +39,12 @@ public final class ConsoleRoutes {
     public static Map<String, HttpServlet> alerts(ConsoleSessionAuth auth, AlertChannels alerts) {
         View view = new View(auth, new ConsoleNav(NAV_PATHS));
         return Map.of("/alerts", new ConsoleGate(new AlertsPageServlet(alerts, auth, view), auth, view));
+    }
+
+    /** W-2: the import / export screen (linked from the settings page). */
+    public static Map<String, HttpServlet> pool(ConsoleSessionAuth auth, dev.detour.adapter.api.PoolApi pool) {
+        View view = new View(auth, new ConsoleNav(NAV_PATHS));
+        return Map.of("/pool", new ConsoleGate(new PoolPageServlet(pool, auth, view), auth, view));
     }
 
     /**

@@ -1,0 +1,99 @@
+package dev.detour.adapter.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.adapter.crypto.PassphraseSeal;
+import dev.detour.admin.AccountAdmin;
+import dev.detour.admin.AccountRepository;
+import dev.detour.admin.GroupAdmin;
+import dev.detour.admin.PoolTransfer;
+import dev.detour.admin.PriceAdmin;
+import dev.detour.admin.SiteSettings;
+import dev.detour.core.ValidationException;
+import java.time.Clock;
+
+/**
+ * W-2 over JSON. {@code GET /export}: the pool without upstream keys; {@code POST /export}
+ * {@code {"include_keys":true,"passphrase":…}}: with them, sealed (the passphrase travels in a body, never in a
+ * URL that access logs keep). {@code POST /import?dry_run=true|false} {@code {"document":…,"passphrase":…}} (or
+ * the bare document): the diff, and on {@code dry_run=false} the import applied. Without {@code dry_run} an import
+ * is a dry run.
+ */
+public final class PoolApi {
+    private final GroupAdmin groups;
+    private final AccountAdmin accounts;
+    private final AccountRepository keys;
+    private final SiteSettings settings;
+    private final PriceAdmin prices;
+    private final PoolTransfer transfer;
+    private final Clock clock;
+
+    public PoolApi(GroupAdmin groups, AccountAdmin accounts, AccountRepository keys, SiteSettings settings, PriceAdmin prices,
+            PoolTransfer transfer, Clock clock) {
+        this.groups = groups;
+        this.accounts = accounts;
+        this.keys = keys;
+        this.settings = settings;
+        this.prices = prices;
+        this.transfer = transfer;
+        this.clock = clock;
+    }
+
+    static boolean serves(String resource) {
+        return resource.equals("export") || resource.equals("import");
+    }
+
+    ApiResponse handle(ApiRequest request) {
+        if (request.segments().size() != 1) {
+            throw ApiException.notFound();
+        }
+        boolean export = request.segments().get(0).equals("export");
+        if (export && request.method().equals("GET")) {
+            if ("true".equals(request.query().apply("include_keys"))) {
+                throw new ValidationException("validation.export.passphrase", "passphrase",
+                        "keys are exported by POST /admin/api/export with the passphrase in the body");
+            }
+            return ApiResponse.ok(export(null));
+        }
+        if (!request.method().equals("POST")) {
+            throw ApiException.methodNotAllowed();
+        }
+        ObjectNode body = request.body().get();
+        return ApiResponse.ok(export ? export(body) : importDocument(request, body));
+    }
+
+    /** The document as the client should keep it; keys only with {@code include_keys} and a passphrase. */
+    public ObjectNode export(ObjectNode body) {
+        PassphraseSeal seal = null;
+        if (body != null && body.path("include_keys").asBoolean(false)) {
+            String passphrase = body.path("passphrase").asText("");
+            if (passphrase.length() < PassphraseSeal.MIN_PASSPHRASE) {
+                throw new ValidationException("validation.export.passphrase", "passphrase", "a passphrase of at least "
+                        + PassphraseSeal.MIN_PASSPHRASE + " characters seals the exported keys");
+            }
+            seal = PassphraseSeal.create(passphrase);
+        }
+        return PoolDocument.export(pool(), keys::apiKey, seal, clock.instant());
+    }
+
+    private ObjectNode importDocument(ApiRequest request, ObjectNode body) {
+        boolean dryRun = !"false".equals(request.query().apply("dry_run"));
+        JsonNode document = body.has("detour_export") ? body : body.path("document");
+        String passphrase = body.path("passphrase").isTextual() ? body.get("passphrase").asText() : null;
+        return importDocument(request.actor(), document, passphrase, dryRun);
+    }
+
+    /** Reads the document against the pool, applies it (or only checks it on a dry run), answers the diff. */
+    public ObjectNode importDocument(String actor, JsonNode document, String passphrase, boolean dryRun) {
+        PoolDocument.Reading reading = PoolDocument.read(document, passphrase, pool(), keys::apiKey);
+        transfer.apply(actor, reading.plan(), dryRun);
+        ObjectNode answer = Documents.JSON.createObjectNode().put("dry_run", dryRun);
+        answer.set("counts", Documents.JSON.valueToTree(reading.plan().counts()));
+        answer.set("changes", reading.changes());
+        return answer;
+    }
+
+    private PoolDocument.Pool pool() {
+        return new PoolDocument.Pool(groups.list(), accounts.list(), settings.current(), prices.list());
+    }
+}
