@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.App;
 import dev.detour.core.keys.LimitKind;
-import dev.detour.fake.FakeUpstream;
 import dev.detour.gateway.KeyEntry;
 import dev.detour.gateway.KeyHashes;
-import dev.detour.testkit.Gateway;
+import dev.detour.testkit.OneUpstreamCase;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestApp;
 import java.net.URI;
@@ -30,29 +29,22 @@ import org.junit.jupiter.api.Test;
  * key_limit_counts once a second, so together they admit no more than the limit plus the documented
  * overshoot (operations.md: below (N − 1) × ceil(limit / N) in a burst), and one sees the other's spend.
  */
-class KeyLimitsAcrossInstancesIT {
+class KeyLimitsAcrossInstancesIT extends OneUpstreamCase {
     private static final int RPM = 10;
-    private Gateway gw;
     private App second;
-    private FakeUpstream up;
     private SmartFixture fx;
 
     @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        up = FakeUpstream.start();
+    void pricedAccount() {
         fx = new SmartFixture(gw);
-        fx.account("a", up, "default", 0, "m", "up-m");
-        fx.prices("[{\"model\":\"up-m\",\"input_micros_per_m\":1000000,\"output_micros_per_m\":1000000}]");
+        fx.pricedAccount(upstream);
     }
 
     @AfterEach
-    void stop() {
+    void stopSecond() {
         if (second != null) {
             second.close();
         }
-        gw.close();
-        up.close();
     }
 
     private void secondInstance() {
@@ -82,14 +74,18 @@ class KeyLimitsAcrossInstancesIT {
             clients.shutdownNow();
         }
         long admitted = answers.stream().filter(r -> r.statusCode() == 200).count();
-        long refused = answers.stream().filter(r -> r.statusCode() == 429
-                && "key.rate_limited".equals(SmartFixture.errorCode(r))).count();
-        System.out.println("L-4 rpm_limit " + RPM + " over 2 instances, 40 requests at once: admitted " + admitted);
-        assertEquals(40, admitted + refused, "every other answer is a key.rate_limited refusal");
+        List<String> others = answers.stream().filter(r -> r.statusCode() != 200)
+                .map(r -> r.statusCode() + " " + SmartFixture.errorCode(r)).toList();
+        System.out.println("L-4 rpm_limit " + RPM + " over 2 instances, 40 requests at once: admitted " + admitted
+                + ", refused " + others);
+        // X-4's minimum body rate may refuse a body on a loaded machine (408 request.too_slow) before the limits
+        // are looked at; that request is neither admitted nor counted
+        assertTrue(others.stream().allMatch(o -> o.equals("429 key.rate_limited") || o.equals("408 request.too_slow")),
+                "every other answer is a key.rate_limited refusal: " + others);
         int overshoot = (2 - 1) * (RPM + 1) / 2; // (N - 1) × ceil(limit / N)
         assertTrue(admitted <= RPM + overshoot, "admitted " + admitted);
         assertTrue(admitted >= RPM / 2, "each instance admits at least its share: " + admitted);
-        assertEquals(admitted, up.requestCount(), "only admitted requests reached the upstream");
+        assertEquals(admitted, upstream.requestCount(), "only admitted requests reached the upstream");
 
         gw.app.smartKeys().limits().sync();
         second.smartKeys().limits().sync();

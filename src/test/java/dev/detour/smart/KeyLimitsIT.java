@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.fake.Bodies;
-import dev.detour.fake.FakeUpstream;
 import dev.detour.fake.Reply;
 import dev.detour.gateway.KeyEntry;
 import dev.detour.gateway.KeyHashes;
 import dev.detour.testkit.Gateway;
+import dev.detour.testkit.OneUpstreamCase;
 import dev.detour.testkit.RawHttpClient;
 import java.io.IOException;
 import java.net.URI;
@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,25 +27,13 @@ import org.junit.jupiter.api.Test;
  * L-1 / L-3 over the real App and a fake upstream: each per-key limit reached and refused with its code,
  * Retry-After and the tightest limit's x-ratelimit-* headers; the windows roll on the app's clock.
  */
-class KeyLimitsIT {
-    private Gateway gw;
-    private FakeUpstream up;
+class KeyLimitsIT extends OneUpstreamCase {
     private SmartFixture fx;
 
     @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        up = FakeUpstream.start();
+    void pricedAccount() {
         fx = new SmartFixture(gw);
-        fx.account("a", up, "default", 0, "m", "up-m");
-        // one micro per token: a chat of the fake (12 in + a few out) costs more than 12 micros
-        fx.prices("[{\"model\":\"up-m\",\"input_micros_per_m\":1000000,\"output_micros_per_m\":1000000}]");
-    }
-
-    @AfterEach
-    void stop() {
-        gw.close();
-        up.close();
+        fx.pricedAccount(upstream);
     }
 
     @Test
@@ -62,7 +49,7 @@ class KeyLimitsIT {
         assertEquals("key.rate_limited", SmartFixture.errorCode(refused));
         assertEquals("61", refused.headers().firstValue("retry-after").orElse(""));
         assertLimitHeaders(refused, "requests", "2", "0", "61s");
-        assertEquals(2, up.requestCount(), "a refused request never reaches the upstream");
+        assertEquals(2, upstream.requestCount(), "a refused request never reaches the upstream");
 
         gw.clock.advance(Duration.ofSeconds(60));
         assertEquals(429, fx.chat(key, "m").statusCode(), "60 s later both are still in the minute");
@@ -94,7 +81,7 @@ class KeyLimitsIT {
         for (int i = 0; i < 20; i++) { // several writes after the close: the first may still be accepted
             frames.add(Bodies.chatChunk("more " + i));
         }
-        up.enqueue(Reply.sse(frames).holdAt(2).releasedBy(release).frameDelay(Duration.ofMillis(2)));
+        upstream.enqueue(Reply.sse(frames).holdAt(2).releasedBy(release).frameDelay(Duration.ofMillis(2)));
         try (RawHttpClient stream = RawHttpClient.post(gw.app.port(), key,
                 "{\"model\":\"m\",\"stream\":true,\"messages\":[]}")) {
             stream.awaitFirstFrameIfStreaming();
@@ -140,7 +127,7 @@ class KeyLimitsIT {
     void aStreamCarriesTheKeysHeadersOnItsHeadAndTheUpstreamsOwnGiveWay() {
         Reply stream = Reply.sse(Bodies.chatStream("hi")).header("x-ratelimit-limit-requests", "9999")
                 .header("x-ratelimit-remaining-tokens", "123");
-        up.enqueue(stream, stream);
+        upstream.enqueue(stream, stream);
         String limited = fx.key("{\"name\":\"limited\",\"rpm_limit\":5}");
         HttpResponse<String> answer = streamed(limited);
         assertEquals(200, answer.statusCode());

@@ -27,6 +27,13 @@ final class SmartFixture {
                         + "\"retry_interval_ms\":0,\"cooldown_enabled\":true,\"cooldown_seconds\":10}}");
     }
 
+    /** Account "a" serving {@code m} as {@code up-m}, priced at one micro per token (a fake chat costs > 12 micros). */
+    long pricedAccount(FakeUpstream upstream) {
+        long id = account("a", upstream, "default", 0, "m", "up-m");
+        prices("[{\"model\":\"up-m\",\"input_micros_per_m\":1000000,\"output_micros_per_m\":1000000}]");
+        return id;
+    }
+
     JsonNode createKey(String policyJson) {
         JsonNode created = gw.admin("POST", "/keys", policyJson);
         if (!created.has("key")) {

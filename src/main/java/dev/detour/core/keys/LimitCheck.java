@@ -15,7 +15,7 @@ import java.util.function.LongUnaryOperator;
  * requests cannot together pass the limit by more than what the others admitted in one sync).
  */
 public final class LimitCheck {
-    /** How much of one limit is left; {@code resetSeconds}: until the oldest count leaves (a refusal: until it fits). */
+    /** How much of one limit is left; {@code resetSeconds}: until the oldest count leaves (refused: until it fits). */
     public record Headroom(LimitKind kind, long limit, long used, long resetSeconds) {
         public long remaining() {
             return Math.max(0, limit - used);
@@ -37,7 +37,7 @@ public final class LimitCheck {
     private LimitCheck() {
     }
 
-    /** One more request now: refused by the limit that keeps it waiting longest, or admitted (counted in the headroom). */
+    /** One more request now: refused by the limit that keeps it waiting longest, or admitted (in the headroom). */
     public static Verdict admit(KeyLimits limits, KeyUsage usage, LongUnaryOperator share, Instant now) {
         Headroom refused = null;
         List<Headroom> after = new ArrayList<>();

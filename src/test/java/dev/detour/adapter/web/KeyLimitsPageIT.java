@@ -55,7 +55,8 @@ class KeyLimitsPageIT {
         assertEquals(2, stored.path("concurrency_limit").asInt());
         assertEquals(5000000, stored.path("spend_windows").path("day").asLong());
         assertTrue(stored.path("spend_windows").path("week").isNull(), stored.toString());
-        assertEquals("5000000", ((HtmlForm) saved.getHtmlElementById("policy-form")).getInputByName("spend_day").getValue());
+        HtmlForm shown = saved.getHtmlElementById("policy-form");
+        assertEquals("5000000", shown.getInputByName("spend_day").getValue());
 
         HtmlForm clear = saved.getHtmlElementById("policy-form");
         clear.getInputByName("rpm_limit").setValue("");
