@@ -8,8 +8,10 @@ local bearer = os.getenv("BENCH_BEARER")
 if bearer ~= nil and bearer ~= "" then
   wrk.headers["Authorization"] = "Bearer " .. bearer
 end
--- Same bytes as Payloads.requestBody("bench-json", false) in the Java client.
-wrk.body = '{"model":"bench-json","messages":[{"role":"user","content":"Say hello."}],"stream":false}'
+-- Same bytes as Payloads.requestBody("bench-json", false) in the Java client; BENCH_MODEL (optional,
+-- bench/scale-out.sh) names another model.
+local model = os.getenv("BENCH_MODEL") or "bench-json"
+wrk.body = '{"model":"' .. model .. '","messages":[{"role":"user","content":"Say hello."}],"stream":false}'
 
 function done(summary, latency, requests)
   local e = summary.errors

@@ -92,6 +92,9 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         metrics.gauge("detour_state_writes_pending", "Pool-state changes applied in memory, not yet in MariaDB.",
                 stateWrites::pending);
         StateRecorder stateRecorder = new StateRecorder(poolStore, snapshot, stateWrites);
+        metrics.counter("detour_escalations_written_total", "C-3 account cooldowns escalated from a model failure"
+                + " that this instance wrote to the database (summed over the instances: the escalations).",
+                stateRecorder::escalationsWritten);
         // Smart keys: prices, blocks, spend, response bindings, route stats beside the snapshot
         MyBatisSmartStore smartStore = new MyBatisSmartStore(database);
         SmartKeys smartKeys = new SmartKeys(smartStore, new KeyLimiter(clock));

@@ -33,6 +33,7 @@ public final class StateRecorder {
     private final PoolSnapshot snapshot;
     private final StateWrites writes;
     private final AtomicLong escalations = new AtomicLong();
+    private final AtomicLong escalationsWritten = new AtomicLong();
     /** Model keys this instance served since start (C-3 for accounts without mappings, beside the loaded ones). */
     private final Map<Long, Set<String>> servedHere = new ConcurrentHashMap<>();
 
@@ -84,6 +85,15 @@ public final class StateRecorder {
     /** C-3 escalations recorded by this instance since start. */
     public long escalations() {
         return escalations.get();
+    }
+
+    /**
+     * C-3 escalations this instance wrote to the database since start: the stored transition, decided under
+     * the account's row lock (retried after a Galera certification conflict), so their sum over the
+     * instances is how often the account escalated, whichever instances saw the failures.
+     */
+    public long escalationsWritten() {
+        return escalationsWritten.get();
     }
 
     public void onSuccess(Account account, String modelKey, Instant now) {
@@ -162,6 +172,7 @@ public final class StateRecorder {
         public void persist() {
             PoolStore.StateChange change = store.recordFailure(id, accountId, modelKey, failure, at);
             if (change.escalated()) {
+                escalationsWritten.incrementAndGet();
                 log.debug("account {}: the stored escalation was written", accountId);
             }
         }

@@ -16,14 +16,18 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A pool served by three instances on the shared Galera cluster (an emptied schema), each writing through a
- * different node, nginx round-robin in front: one account on a fake upstream mapping the given models, and a
+ * A pool served by three (or {@code count}) instances on the shared Galera cluster (an emptied schema), each
+ * writing through a different node, nginx round-robin in front: one account on a fake upstream mapping the given models, and a
  * Detour key. Every instance serves the first model before the tests run.
  */
 final class GaleraPool implements AutoCloseable {
@@ -46,6 +50,12 @@ final class GaleraPool implements AutoCloseable {
 
     /** @param accountFields extra fields of the account's JSON (e.g. {@code "max_in_flight":3,}), or "" */
     static GaleraPool start(String name, String accountFields, List<String> models) throws Exception {
+        return start(name, 3, accountFields, models, Map.of());
+    }
+
+    /** As {@link #start(String, String, List)} with {@code count} instances, each given {@code env} besides the URL. */
+    static GaleraPool start(String name, int count, String accountFields, List<String> models, Map<String, String> env)
+            throws Exception {
         GaleraCluster cluster = GaleraCluster.shared();
         cluster.emptySchema();
         FakeUpstream upstream = FakeUpstream.start();
@@ -53,7 +63,7 @@ final class GaleraPool implements AutoCloseable {
         List<DetourProcess> instances = List.of();
         NginxFront nginx = null;
         try {
-            instances = cluster.startInstances(name, 3, Map.of());
+            instances = cluster.startInstances(name, count, env);
             nginx = NginxFront.start(name + "-nginx", instances);
             DetourProcess first = instances.get(0);
             admin(first, "POST", "/groups", "{\"name\":\"default\"}");
@@ -76,11 +86,16 @@ final class GaleraPool implements AutoCloseable {
     }
 
     HttpResponse<String> chat(String base, String model) throws IOException, InterruptedException {
+        return chat(base, model, "hi");
+    }
+
+    /** A chat request whose one user message is {@code content} (e.g. an id the fake upstream can count). */
+    HttpResponse<String> chat(String base, String model, String content) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model
-                        + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
+                        + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + content + "\"}]}"))
                 .build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     }
@@ -105,6 +120,36 @@ final class GaleraPool implements AutoCloseable {
         assertTrue(response.statusCode() / 100 == 2, method + " " + path + " → " + response.statusCode() + " "
                 + response.body());
         return JSON.readTree(response.body());
+    }
+
+    /** The first column of the first row of {@code query} on node {@code n} of the shared cluster, as a number. */
+    static long number(int node, String query) {
+        return Long.parseLong(text(node, query));
+    }
+
+    /** The first column of the first row of {@code query} on node {@code n} of the shared cluster. */
+    static String text(int node, String query) {
+        try (Connection c = GaleraCluster.shared().connect(node); PreparedStatement s = c.prepareStatement(query);
+                ResultSet r = s.executeQuery()) {
+            if (!r.next()) {
+                throw new AssertionError("no row: " + query);
+            }
+            return r.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(query + " on node " + node, e);
+        }
+    }
+
+    /** The sum of a /metrics series' samples on one instance, or -1 when it cannot be read. */
+    static long metric(DetourProcess instance, String name) {
+        try {
+            String metrics = HTTP.send(HttpRequest.newBuilder(URI.create(instance.url() + "/metrics"))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
+            return (long) metrics.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
+                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            return -1;
+        }
     }
 
     @Override

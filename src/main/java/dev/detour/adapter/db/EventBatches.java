@@ -115,7 +115,26 @@ final class EventBatches {
         void run(Connection c) throws SQLException;
     }
 
+    /**
+     * G-4: a deadlock or a Galera certification failure (two instances adding to the same account's counters or
+     * key's spend through different nodes) rolled the whole batch back, so it runs again, within TransactionRetry's
+     * bound; before, the account counters of that flush were dropped and an event batch waited out a pause as if
+     * the database were away.
+     */
     private void inTransaction(Work work) throws SQLException {
+        for (int tries = 1; ; tries++) {
+            try {
+                once(work);
+                return;
+            } catch (SQLException e) {
+                if (tries >= TransactionRetry.ATTEMPTS || !TransactionRetry.isConflict(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void once(Work work) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {

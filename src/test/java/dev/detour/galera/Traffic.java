@@ -1,0 +1,147 @@
+package dev.detour.galera;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Clients sending one chat request after another through a pool's nginx until stopped, each request with its own
+ * id as its message (so the fake upstream can tell a replay); answers counted by status, failures kept with the
+ * moment they were sent.
+ */
+final class Traffic {
+    /**
+     * A request that was not answered 200 (status -1: no answer), with the answer's {@code error.code} ("" when
+     * none), sent at {@code startedAt} (nanoTime).
+     */
+    record Failed(String id, int status, String code, long startedAt) {
+        /** X-4's minimum body rate (408 request.too_slow): on the loaded test machine, not a database effect. */
+        boolean bodyTooSlow() {
+            return status == 408 && code.equals("request.too_slow");
+        }
+    }
+
+    private static final Pattern MODEL = Pattern.compile("\"model\"\\s*:\\s*\"([^\"]+)\"");
+    private static final Pattern CONTENT = Pattern.compile("\"content\"\\s*:\\s*\"([^\"]+)\"");
+    private static final Pattern CODE = Pattern.compile("\"code\"\\s*:\\s*\"([^\"]+)\"");
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicInteger sent = new AtomicInteger();
+    private final Map<Integer, AtomicInteger> answers = new ConcurrentHashMap<>();
+    private final List<Failed> failed = new CopyOnWriteArrayList<>();
+    private final ExecutorService clients;
+
+    private Traffic(int clients) {
+        this.clients = Executors.newFixedThreadPool(clients);
+    }
+
+    /** {@code clients} clients on {@code model}, the ids {@code prefix-1}, {@code prefix-2}, … */
+    static Traffic start(GaleraPool pool, String model, String prefix, int clients) {
+        Traffic traffic = new Traffic(clients);
+        AtomicInteger ids = new AtomicInteger();
+        for (int c = 0; c < clients; c++) {
+            traffic.clients.submit(() -> {
+                while (traffic.running.get()) {
+                    String id = prefix + "-" + ids.incrementAndGet();
+                    long startedAt = System.nanoTime();
+                    int status;
+                    String body;
+                    try {
+                        HttpResponse<String> answer = pool.chat(pool.nginx.url(), model, id);
+                        status = answer.statusCode();
+                        body = answer.body();
+                    } catch (IOException | InterruptedException e) {
+                        status = -1;
+                        body = e.toString();
+                    }
+                    traffic.sent.incrementAndGet();
+                    traffic.answers.computeIfAbsent(status, s -> new AtomicInteger()).incrementAndGet();
+                    if (status != 200) {
+                        traffic.failed.add(new Failed(id, status, field(CODE, body), startedAt));
+                    }
+                }
+            });
+        }
+        return traffic;
+    }
+
+    /** Waits until {@code requests} more have been answered (a hang guard of 2 minutes). */
+    void awaitMore(int requests, String what) throws InterruptedException {
+        int target = sent.get() + requests;
+        awaitUpTo(Duration.ofMinutes(2), () -> sent.get() >= target, what);
+    }
+
+    void stop() throws InterruptedException {
+        running.set(false);
+        clients.shutdown();
+        if (!clients.awaitTermination(1, TimeUnit.MINUTES)) {
+            throw new AssertionError("the traffic clients did not stop");
+        }
+    }
+
+    int sent() {
+        return sent.get();
+    }
+
+    Map<Integer, Integer> answers() {
+        Map<Integer, Integer> counts = new TreeMap<>();
+        answers.forEach((s, n) -> counts.put(s, n.get()));
+        return counts;
+    }
+
+    List<Failed> failed() {
+        return failed;
+    }
+
+    List<String> failedIds() {
+        return failed.stream().map(Failed::id).toList();
+    }
+
+    /** The failures other than X-4's 408 request.too_slow (see {@link Failed#bodyTooSlow()}). */
+    List<Failed> failedOtherThanBodyRate() {
+        return failed.stream().filter(f -> !f.bodyTooSlow()).toList();
+    }
+
+    /** Requests answered 200. */
+    int served() {
+        return answers().getOrDefault(200, 0);
+    }
+
+    /** The model a request body names ("" when none). */
+    static String modelIn(String body) {
+        return field(MODEL, body);
+    }
+
+    /** The id a request of this traffic carries as its message ("" when none). */
+    static String idIn(String body) {
+        return field(CONTENT, body);
+    }
+
+    private static String field(Pattern pattern, String body) {
+        Matcher m = pattern.matcher(body);
+        return m.find() ? m.group(1) : "";
+    }
+
+    /** A long wait's hang guard (Gateway.await stops at 30 s); never a timing assertion. */
+    static void awaitUpTo(Duration cap, BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + cap.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + cap + ": " + what);
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
+    }
+}
