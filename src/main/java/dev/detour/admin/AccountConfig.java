@@ -1,5 +1,6 @@
 package dev.detour.admin;
 
+import dev.detour.core.account.AnthropicBetaPolicy;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
 import dev.detour.core.account.EndpointFamily;
@@ -29,7 +30,8 @@ public record AccountConfig(
         FailurePolicy failurePolicy,
         RecoveryRule recovery,
         BreakerPolicy breaker,
-        BackoffPolicy backoff) {
+        BackoffPolicy backoff,
+        AnthropicBetaPolicy anthropicBeta) {
 
     public Set<EndpointFamily> effectiveFamilies() {
         return families != null ? families : platform.defaultFamilies();

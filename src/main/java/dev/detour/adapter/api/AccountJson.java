@@ -33,7 +33,8 @@ final class AccountJson {
                 PolicyJson.failurePolicy(f),
                 PolicyJson.recovery(f),
                 PolicyJson.breaker(f),
-                PolicyJson.backoff(f));
+                PolicyJson.backoff(f),
+                PolicyJson.anthropicBeta(f));
     }
 
     /** Absent → keep; null → the platform's default families; a list → exactly those. */

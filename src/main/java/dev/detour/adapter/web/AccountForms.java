@@ -1,6 +1,7 @@
 package dev.detour.adapter.web;
 
 import dev.detour.admin.AccountPatch;
+import dev.detour.core.account.AnthropicBetaPolicy;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
 import dev.detour.core.ValidationException;
@@ -29,7 +30,7 @@ final class AccountForms {
         return new AccountPatch(r.getParameter("name"), blankToNull(r.getParameter("group")), null,
                 r.getParameter("platform"), r.getParameter("base_url"), apiKey, mappings(r), null,
                 integer(r, "priority"), integer(r, "weight"), r.getParameter("enabled") != null,
-                integer(r, "max_in_flight"), null, null, null, null, null, null);
+                integer(r, "max_in_flight"), null, null, null, null, null, null, null);
     }
 
     /** C-1: blank numbers keep the defaults; unchecked boxes are false. */
@@ -73,10 +74,18 @@ final class AccountForms {
         return only(null, null, breaker, backoff);
     }
 
+    /** B-5 compatibility: the anthropic-beta policy; flags one per line or separated by commas. */
+    static AccountPatch compat(HttpServletRequest r) {
+        AnthropicBetaPolicy beta = AnthropicBetaPolicy.withDefaults(blankToNull(r.getParameter("anthropic_beta.mode")),
+                list(r.getParameter("anthropic_beta.flags")));
+        return new AccountPatch(null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null, null, null, null, beta);
+    }
+
     private static AccountPatch only(FailurePolicy policy, RecoveryRule recovery, BreakerPolicy breaker,
             BackoffPolicy backoff) {
         return new AccountPatch(null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, policy, recovery, breaker, backoff);
+                null, null, policy, recovery, breaker, backoff, null);
     }
 
     /** Rows of from/to inputs; rows left blank on both sides are dropped (that is how a row is removed). */

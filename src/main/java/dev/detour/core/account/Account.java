@@ -32,7 +32,8 @@ public record Account(
         Instant lastUsedAt,
         BreakerPolicy breaker,
         BackoffPolicy backoff,
-        String configError) {
+        String configError,
+        AnthropicBetaPolicy anthropicBeta) {
 
     /** The status shown for a config error (D-4); never stored, so not an {@link AccountStatus}. */
     public static final String CONFIG_ERROR = "config_error";
@@ -40,6 +41,18 @@ public record Account(
     public Account {
         breaker = breaker == null ? BreakerPolicy.DEFAULTS : breaker; // C-6: off by default
         backoff = backoff == null ? BackoffPolicy.DEFAULTS : backoff;
+        anthropicBeta = anthropicBeta == null ? AnthropicBetaPolicy.DEFAULTS : anthropicBeta; // B-5: pass
+    }
+
+    /** Without a B-5 beta policy: the client's {@code anthropic-beta} passes as sent. */
+    public Account(long id, String name, long groupId, Platform platform, String baseUrl, ModelMappings mappings,
+            Set<EndpointFamily> families, int priority, int weight, boolean enabled, boolean archived,
+            AccountStatus status, Long quotaRemaining, int maxInFlight, FailurePolicy failurePolicy,
+            RecoveryRule recovery, AccountFailureState failure, long successCount, long errorCount,
+            Instant lastUsedAt, BreakerPolicy breaker, BackoffPolicy backoff, String configError) {
+        this(id, name, groupId, platform, baseUrl, mappings, families, priority, weight, enabled, archived, status,
+                quotaRemaining, maxInFlight, failurePolicy, recovery, failure, successCount, errorCount, lastUsedAt,
+                breaker, backoff, configError, AnthropicBetaPolicy.DEFAULTS);
     }
 
     public Account(long id, String name, long groupId, Platform platform, String baseUrl, ModelMappings mappings,
@@ -66,20 +79,20 @@ public record Account(
     public Account withStatus(AccountStatus newStatus) {
         return new Account(id, name, groupId, platform, baseUrl, mappings, families, priority, weight, enabled,
                 archived, newStatus, quotaRemaining, maxInFlight, failurePolicy, recovery, failure, successCount,
-                errorCount, lastUsedAt, breaker, backoff, configError);
+                errorCount, lastUsedAt, breaker, backoff, configError, anthropicBeta);
     }
 
     public Account withFailure(AccountFailureState newFailure) {
         return new Account(id, name, groupId, platform, baseUrl, mappings, families, priority, weight, enabled,
                 archived, status, quotaRemaining, maxInFlight, failurePolicy, recovery, newFailure, successCount,
-                errorCount, lastUsedAt, breaker, backoff, configError);
+                errorCount, lastUsedAt, breaker, backoff, configError, anthropicBeta);
     }
 
     /** D-4: the same account marked unreadable (reason without secrets), so selection leaves it out. */
     public Account withConfigError(String reason) {
         return new Account(id, name, groupId, platform, baseUrl, mappings, families, priority, weight, enabled,
                 archived, status, quotaRemaining, maxInFlight, failurePolicy, recovery, failure, successCount,
-                errorCount, lastUsedAt, breaker, backoff, reason);
+                errorCount, lastUsedAt, breaker, backoff, reason, anthropicBeta);
     }
 
     public boolean hasConfigError() {
