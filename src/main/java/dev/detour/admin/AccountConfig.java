@@ -1,5 +1,6 @@
 package dev.detour.admin;
 
+import dev.detour.core.account.AnthropicBetaPolicy;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
 import dev.detour.core.account.EndpointFamily;
@@ -31,7 +32,8 @@ public record AccountConfig(
         FailurePolicy failurePolicy,
         RecoveryRule recovery,
         BreakerPolicy breaker,
-        BackoffPolicy backoff) {
+        BackoffPolicy backoff,
+        AnthropicBetaPolicy anthropicBeta) {
 
     /** B-1: the client protocols served natively; {@code protocols} null = {@link Protocols#defaults}. */
     public Set<EndpointFamily> effectiveProtocols() {

@@ -1,5 +1,6 @@
 package dev.detour.admin;
 
+import dev.detour.core.account.AnthropicBetaPolicy;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
 import dev.detour.core.ValidationException;
@@ -12,7 +13,7 @@ import dev.detour.core.account.RecoveryRule;
 final class AccountMerge {
     private static final AccountConfig DEFAULTS = new AccountConfig(null, 0, null, null, ModelMappings.PASS_THROUGH,
             null, null, 0, 10, true, 0, null, null, FailurePolicy.DEFAULTS, RecoveryRule.OFF, BreakerPolicy.DEFAULTS,
-            BackoffPolicy.DEFAULTS);
+            BackoffPolicy.DEFAULTS, AnthropicBetaPolicy.DEFAULTS);
 
     AccountConfig forCreate(AccountPatch p, Groups groups) {
         AccountAdmin.require(p.name(), "validation.name", "name");
@@ -47,7 +48,8 @@ final class AccountMerge {
                 p.failurePolicy() != null ? p.failurePolicy() : c.failurePolicy(),
                 p.recovery() != null ? p.recovery() : c.recovery(),
                 p.breaker() != null ? p.breaker() : c.breaker(),
-                p.backoff() != null ? p.backoff() : c.backoff());
+                p.backoff() != null ? p.backoff() : c.backoff(),
+                p.anthropicBeta() != null ? p.anthropicBeta() : c.anthropicBeta());
     }
 
     /** By name ({@code group}) or id ({@code group_id}); when both are given they must agree. */

@@ -1,5 +1,6 @@
 package dev.detour.admin;
 
+import dev.detour.core.account.AnthropicBetaPolicy;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
 import dev.detour.core.account.EndpointFamily;
@@ -33,7 +34,8 @@ public record AccountPatch(
         FailurePolicy failurePolicy,
         RecoveryRule recovery,
         BreakerPolicy breaker,
-        BackoffPolicy backoff) {
+        BackoffPolicy backoff,
+        AnthropicBetaPolicy anthropicBeta) {
 
     public boolean changesGroup() {
         return groupName != null || groupId != null;

@@ -17,8 +17,7 @@ public final class Bridge {
 
     /** Whether Detour can bridge to or from this family (embeddings, legacy completions and the rest pass through). */
     public static boolean bridges(EndpointFamily family) {
-        return family == EndpointFamily.CHAT_COMPLETIONS || family == EndpointFamily.RESPONSES
-                || family == EndpointFamily.MESSAGES;
+        return family.conversational();
     }
 
     /**

@@ -30,13 +30,13 @@ final class DemoPool {
         AccountPatch create(String baseUrl) {
             return new AccountPatch(name, group, null, PLATFORM, baseUrl, "sk-demo-" + behaviour.path() + "-0001",
                     ModelMappings.of(mappings), null, null, priority, null, true, null, null,
-                    java.util.Optional.of(notes), policy, null, null, null);
+                    java.util.Optional.of(notes), policy, null, null, null, null);
         }
 
         /** Only the base URL: the demo upstream listens on a new port at every start. */
         static AccountPatch moveTo(String baseUrl) {
             return new AccountPatch(null, null, null, null, baseUrl, null, null, null, null, null, null, null, null,
-                    null, null, null, null, null, null);
+                    null, null, null, null, null, null, null);
         }
     }
 

@@ -175,6 +175,11 @@ public final class Forwarder {
                     models.body(), models.errorCode() == null ? Outcome.SUCCESS : Outcome.CLIENT_ERROR);
             return;
         }
+        if (call.family() == EndpointFamily.COUNT_TOKENS && LocalCountTokens.estimates(
+                router.decide(snapshot.view(), LocalCountTokens.asMessages(call), clock.instant()))) {
+            answerEstimate(call, trace, sink); // B-5: the account would be reached by a bridge; no upstream asked
+            return;
+        }
         Router.Decision decision = router.decide(snapshot.view(), call, clock.instant());
         if (decision.refusal() != null) {
             refuseRouting(decision, trace, sink);
@@ -182,6 +187,19 @@ public final class Forwarder {
         }
         trace.stateBoundUnknown = decision.stateBoundUnknown();
         runAttempts(call, decision.plan(), trace, sink);
+    }
+
+    /** B-5: count_tokens estimated here, never forwarded, so no account's health is touched. */
+    private void answerEstimate(ClientCall call, Trace trace, ResponseSink sink) {
+        byte[] body;
+        try {
+            body = LocalCountTokens.answer(call.body());
+        } catch (java.io.IOException e) {
+            answerError(trace, sink, 400, "request.invalid_json", "the body is not valid JSON; request "
+                    + call.requestId(), Outcome.CLIENT_ERROR);
+            return;
+        }
+        answer(trace, sink, 200, LocalCountTokens.headers(), body, Outcome.SUCCESS);
     }
 
     /** The router's refusal (P-8), with the plan's rejections in the event. */

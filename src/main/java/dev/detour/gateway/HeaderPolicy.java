@@ -46,6 +46,7 @@ public final class HeaderPolicy {
     /** and every header starting with one of these (OpenAI's and Anthropic's rate-limit families). */
     static final List<String> TO_CLIENT_PREFIXES = List.of("x-ratelimit-", "anthropic-ratelimit-");
     private static final String ANTHROPIC_VERSION = "2023-06-01";
+    private static final String ANTHROPIC_BETA = "anthropic-beta";
 
     private HeaderPolicy() {
     }
@@ -66,7 +67,15 @@ public final class HeaderPolicy {
         boolean dropAnthropic = !anthropicFamily && call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC;
         for (Header h : call.headers()) {
             String name = h.name().toLowerCase(Locale.ROOT);
-            if (forwardedUpstream(name) && !(dropAnthropic && name.startsWith("anthropic-"))) {
+            if (dropAnthropic && name.startsWith("anthropic-")) {
+                continue; // B-3: none of an Anthropic client's feature headers go to an OpenAI upstream
+            }
+            if (name.equals(ANTHROPIC_BETA)) {
+                String kept = account.anthropicBeta().apply(h.value()); // B-5: the account's beta policy
+                if (kept != null) {
+                    out.add(new Header(name, kept));
+                }
+            } else if (forwardedUpstream(name)) {
                 out.add(new Header(name, h.value()));
                 hasVersion |= name.equals("anthropic-version");
             }

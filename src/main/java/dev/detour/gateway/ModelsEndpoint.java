@@ -1,5 +1,6 @@
 package dev.detour.gateway;
 
+import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.selection.ModelCatalog;
 import dev.detour.core.selection.PoolErrorCode;
 import java.io.ByteArrayOutputStream;
@@ -32,13 +33,15 @@ final class ModelsEndpoint {
 
     static Answer answer(PoolSnapshot.View view, ClientCall call) {
         boolean anthropic = anthropicCaller(call);
+        // B-5: every account that can answer this caller, natively or through a bridge
+        EndpointFamily.Protocol caller = anthropic ? EndpointFamily.Protocol.ANTHROPIC : EndpointFamily.Protocol.OPENAI;
         String id = requestedId(call.pathAndQuery());
         var policy = call.key().policy();
         if (id == null) {
-            List<String> names = ModelCatalog.clientModels(view.accounts(), policy);
+            List<String> names = ModelCatalog.clientModels(view.accounts(), policy, caller);
             return new Answer(200, null, anthropic ? anthropicList(names) : openAiList(names));
         }
-        if (ModelCatalog.serves(view.accounts(), policy, id)) {
+        if (ModelCatalog.serves(view.accounts(), policy, id, caller)) {
             String one = anthropic ? anthropicModel(id) : openAiModel(id);
             return new Answer(200, null, one.getBytes(StandardCharsets.UTF_8));
         }

@@ -7,8 +7,10 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.SessionTrackingMode;
 import jakarta.servlet.http.HttpServlet;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.servlet.SessionHandler;
@@ -62,10 +64,9 @@ public final class JettyServer {
         // X-6: encoded separators, dot and empty segments, bad encodings and the like are refused with
         // 400 before routing, instead of being decoded into a path a rule in front did not mean
         http.setUriCompliance(UriCompliance.from(UriCompliance.NO_VIOLATION));
-        // X-4: a request's headers are capped at Jetty's 8 KiB (stated here, not left implicit); a body
-        // trickled below this average rate is answered 408 and its worker thread released
+        // X-4: a request's headers are capped at Jetty's 8 KiB (stated here, not left implicit); Jetty's own
+        // minimum body rate stays off: it charged Detour's own delays to the client (MinimumBodyRate)
         http.setRequestHeaderSize(8 * 1024);
-        http.setMinRequestDataRate(guards.minRequestBytesPerSecond());
         if (customizer != null) {
             http.addCustomizer(customizer);
         }
@@ -93,6 +94,9 @@ public final class JettyServer {
             context.getSessionHandler().addEventListener(guards.sessionListener());
         }
         routes.forEach((pathSpec, servlet) -> context.addServlet(new ServletHolder(servlet), pathSpec));
+        // X-4: a body trickled below this average rate is answered 408 and its worker thread released
+        context.addFilter(new FilterHolder(new MinimumBodyRate(guards.minRequestBytesPerSecond(), System::nanoTime)),
+                "/*", EnumSet.of(DispatcherType.REQUEST));
         // O-5: on stop, the connector stops accepting and the gate waits for in-flight requests
         server.setHandler(new RequestGuard(new DrainingGate(context)));
         server.setErrorHandler(new SecureErrorHandler());

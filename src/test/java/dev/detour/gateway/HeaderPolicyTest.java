@@ -68,6 +68,25 @@ class HeaderPolicyTest {
     }
 
     @Test
+    void theAccountsBetaPolicyDecidesWhatOfAnthropicBetaGoesUpstreamAndNothingElseChanges() {
+        ClientCall call = new ClientCall("req-1", dev.detour.core.account.EndpointFamily.MESSAGES, "POST",
+                "/v1/messages", List.of(new Header("Anthropic-Beta", "claude-code-20250219,context-1m-2025-08-07"),
+                        new Header("anthropic-version", "2023-06-01")), new byte[0], RequestPeek.EMPTY, null,
+                "127.0.0.1", java.time.Instant.EPOCH, 0);
+        var passing = dev.detour.testkit.AccountMother.account(1).build();
+        var stripping = dev.detour.testkit.AccountMother.account(2).anthropicBeta("strip", "context-1m-2025-08-07").build();
+        var strippingAll = dev.detour.testkit.AccountMother.account(3).anthropicBeta("strip_all").build();
+
+        assertTrue(HeaderPolicy.upstream(call, passing, "sk-up").contains(
+                new Header("anthropic-beta", "claude-code-20250219,context-1m-2025-08-07")));
+        List<Header> stripped = HeaderPolicy.upstream(call, stripping, "sk-up");
+        assertTrue(stripped.contains(new Header("anthropic-beta", "claude-code-20250219")), stripped.toString());
+        List<Header> none = HeaderPolicy.upstream(call, strippingAll, "sk-up");
+        assertFalse(none.stream().anyMatch(h -> h.name().equals("anthropic-beta")), none.toString());
+        assertTrue(none.contains(new Header("anthropic-version", "2023-06-01")), none.toString());
+    }
+
+    @Test
     void toClientKeepsTheAllowedHeadersInOrderWithTheirOriginalNames() {
         List<Header> kept = HeaderPolicy.toClient(List.of(new Header("Content-Type", "application/json"),
                 new Header("openai-organization", "org-x"), new Header("Set-Cookie", "a=b"),

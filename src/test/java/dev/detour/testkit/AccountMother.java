@@ -3,6 +3,9 @@ package dev.detour.testkit;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountFailureState;
 import dev.detour.core.account.AccountStatus;
+import dev.detour.core.account.AnthropicBetaPolicy;
+import dev.detour.core.account.BackoffPolicy;
+import dev.detour.core.account.BreakerPolicy;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelMapping;
@@ -45,6 +48,7 @@ public final class AccountMother {
     private long successCount;
     private long errorCount;
     private Instant lastUsedAt;
+    private AnthropicBetaPolicy anthropicBeta = AnthropicBetaPolicy.DEFAULTS;
 
     private AccountMother(long id) {
         this.id = id;
@@ -178,12 +182,18 @@ public final class AccountMother {
         return this;
     }
 
+    /** B-5: what the account's upstream gets of the client's anthropic-beta header. */
+    public AccountMother anthropicBeta(String mode, String... flags) {
+        anthropicBeta = new AnthropicBetaPolicy(mode, List.of(flags));
+        return this;
+    }
+
     public Account build() {
         Set<EndpointFamily> served = families != null ? families : platform.defaultFamilies();
         return new Account(id, name, groupId, platform, baseUrl, ModelMappings.of(mappings), served, priority, weight,
                 enabled, archived, status, quotaRemaining, maxInFlight, failurePolicy, recovery, failure, successCount,
-                errorCount, lastUsedAt, null, null, null,
-                protocols != null ? protocols : Protocols.defaults(platform, families));
+                errorCount, lastUsedAt, BreakerPolicy.DEFAULTS, BackoffPolicy.DEFAULTS, null,
+                protocols != null ? protocols : Protocols.defaults(platform, families), anthropicBeta);
     }
 
     /** A model row with the given status and cooldown (null = none), as the account-models table holds it. */

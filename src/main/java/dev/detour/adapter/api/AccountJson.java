@@ -36,7 +36,8 @@ final class AccountJson {
                 PolicyJson.failurePolicy(f),
                 PolicyJson.recovery(f),
                 PolicyJson.breaker(f),
-                PolicyJson.backoff(f));
+                PolicyJson.backoff(f),
+                PolicyJson.anthropicBeta(f));
     }
 
     /** B-1: absent → keep; null → the platform's default; a list → exactly those (validation.protocols). */

@@ -100,6 +100,8 @@ public final class Documents {
         c.breaker().ladderSeconds().forEach(breaker.putArray("ladder_seconds")::add);
         o.putObject("backoff").put("mode", c.backoff().mode()).put("base_seconds", c.backoff().baseSeconds())
                 .put("cap_seconds", c.backoff().capSeconds());
+        ObjectNode beta = o.putObject("anthropic_beta").put("mode", c.anthropicBeta().mode());
+        c.anthropicBeta().flags().forEach(beta.putArray("flags")::add);
         o.put("revision", stored.revision()).put("created_at", stored.createdAt().toString())
                 .put("updated_at", stored.updatedAt().toString());
         if (stored.configError()) {

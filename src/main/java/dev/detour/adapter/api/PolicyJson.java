@@ -1,6 +1,7 @@
 package dev.detour.adapter.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.detour.core.account.AnthropicBetaPolicy;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
 import dev.detour.core.ValidationException;
@@ -70,6 +71,12 @@ final class PolicyJson {
     static BackoffPolicy backoff(JsonFields body) {
         return member(body, "backoff", BackoffPolicy.ERROR_CODE, (b, code) -> BackoffPolicy.withDefaults(
                 b.text("mode", code), b.integer("base_seconds", code), b.integer("cap_seconds", code)));
+    }
+
+    /** B-5: {@code {"mode": "pass"|"strip"|"strip_all", "flags": [...]}}; a missing member keeps its default. */
+    static AnthropicBetaPolicy anthropicBeta(JsonFields body) {
+        return member(body, "anthropic_beta", AnthropicBetaPolicy.ERROR_CODE, (b, code) ->
+                AnthropicBetaPolicy.withDefaults(b.text("mode", code), b.texts("flags", code)));
     }
 
     /** The object member {@code name} read by {@code read}, or null when the body leaves it out. */

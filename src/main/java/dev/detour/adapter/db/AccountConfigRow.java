@@ -21,6 +21,7 @@ public record AccountConfigRow(
         String recoveryJson,
         String breakerJson,
         String backoffJson,
+        String anthropicBetaJson,
         String notes,
         Instant now) {
 }

@@ -29,6 +29,7 @@ public record AccountRow(
         String recoveryJson,
         String breakerJson,
         String backoffJson,
+        String anthropicBetaJson,
         String notes,
         int transientFailureCount,
         Instant nextRetryAt,

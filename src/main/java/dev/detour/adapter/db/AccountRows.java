@@ -10,6 +10,7 @@ import dev.detour.core.ValidationException;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountFailureState;
 import dev.detour.core.account.AccountStatus;
+import dev.detour.core.account.AnthropicBetaPolicy;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
 import dev.detour.core.account.FailurePolicy;
@@ -72,7 +73,9 @@ public final class AccountRows {
                         FailurePolicy.SEED_DEFAULTS),
                 recovery.orElse(RecoveryRule.OFF),
                 problems.read("breaker", () -> AccountPolicyColumns.readBreaker(row.breakerJson()), BreakerPolicy.DEFAULTS),
-                problems.read("backoff", () -> AccountPolicyColumns.readBackoff(row.backoffJson()), BackoffPolicy.DEFAULTS));
+                problems.read("backoff", () -> AccountPolicyColumns.readBackoff(row.backoffJson()), BackoffPolicy.DEFAULTS),
+                problems.read("anthropic_beta", () -> AccountPolicyColumns.readAnthropicBeta(row.anthropicBetaJson()),
+                        AnthropicBetaPolicy.DEFAULTS));
         AccountStatus status = problems.read("status", () -> status(row.status()), AccountStatus.ERROR);
         problems.read("api_key", () -> keyCheck.opens(row) ? null : fail(KEY_DOES_NOT_OPEN), null);
         problems.read(StoredAccount.GROUP, () -> group(row), null);
@@ -80,7 +83,8 @@ public final class AccountRows {
                 config.mappings(), config.effectiveFamilies(), config.priority(), config.weight(), config.enabled(),
                 row.archived(), status, config.quotaRemaining(), config.maxInFlight(),
                 config.failurePolicy(), config.recovery(), failure(row), row.successCount(), row.errorCount(),
-                row.lastUsedAt(), config.breaker(), config.backoff(), problems.reason(), config.effectiveProtocols());
+                row.lastUsedAt(), config.breaker(), config.backoff(), problems.reason(), config.effectiveProtocols(),
+                config.anthropicBeta());
         return new StoredAccount(account, config, row.groupName(), row.apiKeyHint(), recovery.isEmpty(),
                 List.copyOf(problems.byField.keySet()), row.revision(), row.createdAt(), row.updatedAt());
     }
@@ -93,7 +97,7 @@ public final class AccountRows {
                 c.priority(), c.weight(), c.enabled(), c.quotaRemaining(), c.maxInFlight(),
                 AccountJsonColumns.writeFailurePolicy(c.failurePolicy()), recoveryJson,
                 AccountPolicyColumns.writeBreaker(c.breaker()), AccountPolicyColumns.writeBackoff(c.backoff()),
-                c.notes(), now);
+                AccountPolicyColumns.writeAnthropicBeta(c.anthropicBeta()), c.notes(), now);
     }
 
     static AccountFailureState failure(AccountRow r) {

@@ -34,6 +34,8 @@ final class ConfigRepair {
                 u.recoveryJson(),
                 keep("breaker", p.breaker() != null, before) ? stored.breakerJson() : u.breakerJson(),
                 keep("backoff", p.backoff() != null, before) ? stored.backoffJson() : u.backoffJson(),
+                keep("anthropic_beta", p.anthropicBeta() != null, before) ? stored.anthropicBetaJson()
+                        : u.anthropicBetaJson(),
                 u.notes(), u.now());
     }
 

@@ -12,6 +12,7 @@ import dev.detour.gateway.RequestIds;
 import dev.detour.gateway.RequestPeek;
 import dev.detour.server.AnswerIdle;
 import dev.detour.server.DrainingGate;
+import dev.detour.server.MinimumBodyRate;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -130,9 +131,13 @@ public final class ProxyServlet extends HttpServlet {
         } catch (RequestBodyReader.BudgetExhaustedException e) {
             throw new RefusedBody(503, "gateway.body_budget_exhausted",
                     "too many request bodies in memory right now; retry shortly", 1);
-        } catch (BadMessageException e) {
-            // below Jetty's minimum request data rate (its 408) — a body trickled in
+        } catch (MinimumBodyRate.TooSlowException e) {
+            // a body trickled in below the minimum rate
             throw new RefusedBody(408, "request.too_slow", "the request body arrived too slowly", 0);
+        } catch (BadMessageException e) {
+            // Jetty's own 408 (its idle timeout while the body arrives), or a body it could not parse
+            throw e.getCode() == 408 ? new RefusedBody(408, "request.too_slow", "the request body arrived too slowly", 0)
+                    : new RefusedBody(400, "request.body_unreadable", "the request body could not be read", 0);
         } catch (IOException e) {
             if (e.getCause() instanceof TimeoutException) {
                 // the body stalled for longer than the client timeout

@@ -43,7 +43,9 @@ final class RequestBodyReader {
         int first = declared >= 0 ? (int) Math.min(declared, CHUNK) : UNKNOWN_LENGTH_FIRST;
         byte[] current = allocate(first, hold);
         int filled = fill(in, current, 0);
-        int probe = filled < current.length ? -1 : in.read(); // a full piece: is there more?
+        // a full piece: is there more? Not past a declared length that is all here: HTTP/1.1 sends no more,
+        // and a read that only finds the end may be judged by X-4's rate long after the body came
+        int probe = filled < current.length || filled == declared ? -1 : in.read();
         if (probe < 0) {
             return filled == current.length ? current : java.util.Arrays.copyOf(current, filled);
         }
@@ -62,7 +64,7 @@ final class RequestBodyReader {
             if (total > max) {
                 throw new TooLargeException();
             }
-            probe = filled < current.length ? -1 : in.read();
+            probe = filled < current.length || total == declared ? -1 : in.read();
             if (probe < 0) {
                 break;
             }

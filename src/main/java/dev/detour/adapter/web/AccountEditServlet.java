@@ -18,7 +18,7 @@ import java.util.function.Function;
 
 /**
  * U-4 edit drawer under {@code /accounts/*}: {@code new}, {@code {id}/edit?tab=…}, one POST per tab
- * ({@code basics}, {@code failure}, {@code recovery}, {@code breaker}) through AccountAdmin, the
+ * ({@code basics}, {@code failure}, {@code recovery}, {@code breaker}, {@code compat}) through AccountAdmin, the
  * 模型状态 actions ({@code {id}/models/pause|resume|clear|clear-all}, form field {@code model}) through
  * ModelAdmin, and {@code {id}/test}. Saved → 303 back to the tab (htmx: the drawer fragment, saved);
  * invalid → 422 with the error next to its field. htmx model actions get only the model-status fragment back.
@@ -26,12 +26,12 @@ import java.util.function.Function;
 public final class AccountEditServlet extends HttpServlet {
     private static final Map<String, Function<HttpServletRequest, AccountPatch>> TABS = Map.of(
             "basics", AccountForms::basics, "failure", AccountForms::failurePolicy,
-            "recovery", AccountForms::recovery, "breaker", AccountForms::breaker);
+            "recovery", AccountForms::recovery, "breaker", AccountForms::breaker, "compat", AccountForms::compat);
     private static final Map<String, List<String>> CHECKBOXES = Map.of(
             "basics", List.of("enabled", "protocol.chat_completions", "protocol.responses", "protocol.messages"),
             "failure", List.of("failure_policy.cooldown_enabled", "failure_policy.error_status_enabled",
                     "failure_policy.honor_retry_after"),
-            "recovery", List.of(), "breaker", List.of("breaker.enabled"));
+            "recovery", List.of(), "breaker", List.of("breaker.enabled"), "compat", List.of());
 
     private final ConsolePool pool;
     private final ConsoleSessionAuth auth;

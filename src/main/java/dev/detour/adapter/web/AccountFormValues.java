@@ -1,6 +1,7 @@
 package dev.detour.adapter.web;
 
 import dev.detour.admin.AccountConfig;
+import dev.detour.core.account.AnthropicBetaPolicy;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
 import dev.detour.admin.StoredAccount;
@@ -33,6 +34,7 @@ final class AccountFormValues {
         v.put("max_in_flight", "0");
         v.put("enabled", "on");
         policies(v, FailurePolicy.DEFAULTS, RecoveryRule.OFF, BreakerPolicy.DEFAULTS, BackoffPolicy.DEFAULTS);
+        anthropicBeta(v, AnthropicBetaPolicy.DEFAULTS);
         return v;
     }
 
@@ -54,6 +56,7 @@ final class AccountFormValues {
                 c.recovery() == null ? RecoveryRule.OFF : c.recovery(),
                 c.breaker() == null ? BreakerPolicy.DEFAULTS : c.breaker(),
                 c.backoff() == null ? BackoffPolicy.DEFAULTS : c.backoff());
+        anthropicBeta(v, c.anthropicBeta() == null ? AnthropicBetaPolicy.DEFAULTS : c.anthropicBeta());
         return v;
     }
 
@@ -83,6 +86,11 @@ final class AccountFormValues {
             rows.add(new ModelMapping(from != null && i < from.length ? from[i] : "", to != null && i < to.length ? to[i] : ""));
         }
         return rows.isEmpty() ? mappingRows(List.of()) : rows;
+    }
+
+    private static void anthropicBeta(Map<String, String> v, AnthropicBetaPolicy beta) {
+        v.put("anthropic_beta.mode", beta.mode());
+        v.put("anthropic_beta.flags", String.join(", ", beta.flags()));
     }
 
     private static void policies(Map<String, String> v, FailurePolicy p, RecoveryRule recovery, BreakerPolicy breaker,

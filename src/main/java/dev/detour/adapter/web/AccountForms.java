@@ -2,6 +2,7 @@ package dev.detour.adapter.web;
 
 import dev.detour.admin.AccountPatch;
 import dev.detour.core.ValidationException;
+import dev.detour.core.account.AnthropicBetaPolicy;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
 import dev.detour.core.account.EndpointFamily;
@@ -33,7 +34,7 @@ final class AccountForms {
         return new AccountPatch(r.getParameter("name"), blankToNull(r.getParameter("group")), null,
                 r.getParameter("platform"), r.getParameter("base_url"), apiKey, mappings(r), null, protocols(r),
                 integer(r, "priority"), integer(r, "weight"), r.getParameter("enabled") != null,
-                integer(r, "max_in_flight"), null, null, null, null, null, null);
+                integer(r, "max_in_flight"), null, null, null, null, null, null, null);
     }
 
     /** C-1: blank numbers keep the defaults; unchecked boxes are false. */
@@ -77,10 +78,18 @@ final class AccountForms {
         return only(null, null, breaker, backoff);
     }
 
+    /** B-5 compatibility: the anthropic-beta policy; flags one per line or separated by commas. */
+    static AccountPatch compat(HttpServletRequest r) {
+        AnthropicBetaPolicy beta = AnthropicBetaPolicy.withDefaults(blankToNull(r.getParameter("anthropic_beta.mode")),
+                list(r.getParameter("anthropic_beta.flags")));
+        return new AccountPatch(null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null, null, null, null, beta);
+    }
+
     private static AccountPatch only(FailurePolicy policy, RecoveryRule recovery, BreakerPolicy breaker,
             BackoffPolicy backoff) {
         return new AccountPatch(null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, policy, recovery, breaker, backoff);
+                null, null, policy, recovery, breaker, backoff, null);
     }
 
     /** B-1: one checkbox per protocol ({@code protocol.<wire>}); none checked = the platform's default. */

@@ -33,7 +33,8 @@ public record Account(
         BreakerPolicy breaker,
         BackoffPolicy backoff,
         String configError,
-        Set<EndpointFamily> protocols) {
+        Set<EndpointFamily> protocols,
+        AnthropicBetaPolicy anthropicBeta) {
 
     /** The status shown for a config error (D-4); never stored, so not an {@link AccountStatus}. */
     public static final String CONFIG_ERROR = "config_error";
@@ -43,8 +44,10 @@ public record Account(
         backoff = backoff == null ? BackoffPolicy.DEFAULTS : backoff;
         // B-1: the client protocols served natively; null = the platform's (the stored config keeps the null)
         protocols = protocols == null && platform != null ? platform.defaultProtocols() : protocols;
+        anthropicBeta = anthropicBeta == null ? AnthropicBetaPolicy.DEFAULTS : anthropicBeta; // B-5: pass
     }
 
+    /** The platform's native protocols (B-1) and no B-5 beta policy: the client's {@code anthropic-beta} passes as sent. */
     public Account(long id, String name, long groupId, Platform platform, String baseUrl, ModelMappings mappings,
             Set<EndpointFamily> families, int priority, int weight, boolean enabled, boolean archived,
             AccountStatus status, Long quotaRemaining, int maxInFlight, FailurePolicy failurePolicy,
@@ -52,7 +55,7 @@ public record Account(
             Instant lastUsedAt, BreakerPolicy breaker, BackoffPolicy backoff, String configError) {
         this(id, name, groupId, platform, baseUrl, mappings, families, priority, weight, enabled, archived, status,
                 quotaRemaining, maxInFlight, failurePolicy, recovery, failure, successCount, errorCount, lastUsedAt,
-                breaker, backoff, configError, null);
+                breaker, backoff, configError, null, AnthropicBetaPolicy.DEFAULTS);
     }
 
     public Account(long id, String name, long groupId, Platform platform, String baseUrl, ModelMappings mappings,
@@ -79,20 +82,20 @@ public record Account(
     public Account withStatus(AccountStatus newStatus) {
         return new Account(id, name, groupId, platform, baseUrl, mappings, families, priority, weight, enabled,
                 archived, newStatus, quotaRemaining, maxInFlight, failurePolicy, recovery, failure, successCount,
-                errorCount, lastUsedAt, breaker, backoff, configError, protocols);
+                errorCount, lastUsedAt, breaker, backoff, configError, protocols, anthropicBeta);
     }
 
     public Account withFailure(AccountFailureState newFailure) {
         return new Account(id, name, groupId, platform, baseUrl, mappings, families, priority, weight, enabled,
                 archived, status, quotaRemaining, maxInFlight, failurePolicy, recovery, newFailure, successCount,
-                errorCount, lastUsedAt, breaker, backoff, configError, protocols);
+                errorCount, lastUsedAt, breaker, backoff, configError, protocols, anthropicBeta);
     }
 
     /** D-4: the same account marked unreadable (reason without secrets), so selection leaves it out. */
     public Account withConfigError(String reason) {
         return new Account(id, name, groupId, platform, baseUrl, mappings, families, priority, weight, enabled,
                 archived, status, quotaRemaining, maxInFlight, failurePolicy, recovery, failure, successCount,
-                errorCount, lastUsedAt, breaker, backoff, reason, protocols);
+                errorCount, lastUsedAt, breaker, backoff, reason, protocols, anthropicBeta);
     }
 
     public boolean hasConfigError() {

@@ -37,6 +37,11 @@ public enum EndpointFamily {
         return protocol;
     }
 
+    /** B-2: the conversation families, bridged among each other; embeddings, completions and the rest never are. */
+    public boolean conversational() {
+        return this == CHAT_COMPLETIONS || this == RESPONSES || this == MESSAGES;
+    }
+
     /** The family for a client path such as {@code /v1/chat/completions}, or null when unknown. */
     public static EndpointFamily forPath(String path) {
         for (EndpointFamily f : values()) {

@@ -19,8 +19,7 @@ public final class Protocols {
     }
 
     public static boolean conversational(EndpointFamily family) {
-        return family == EndpointFamily.CHAT_COMPLETIONS || family == EndpointFamily.RESPONSES
-                || family == EndpointFamily.MESSAGES;
+        return family.conversational();
     }
 
     /**

@@ -28,6 +28,37 @@ public final class ModelCatalog {
         return account.families() != null ? account.families() : account.platform().defaultFamilies();
     }
 
+    /**
+     * B-1 / B-5: whether an account can answer a caller of this protocol, natively or through a bridge — the
+     * one place the models endpoints ask, and the same test selection makes: the account serves one of the
+     * caller's endpoint families. B-1 made every platform serve the three conversational families by default
+     * (its own protocols natively, the others through the bridge), so a default relay lists its models to an
+     * Anthropic caller; an account whose operator narrowed its families is asked only for what they name.
+     */
+    public static boolean servesCaller(Account account, EndpointFamily.Protocol caller) {
+        for (EndpointFamily family : servedFamilies(account)) {
+            if (family.protocol() == caller && family != EndpointFamily.MODELS) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** P-12 / B-5 {@code GET /v1/models}: the names a caller of this protocol can reach, bridged ones included. */
+    public static List<String> clientModels(List<Account> accounts, KeyPolicy policy, EndpointFamily.Protocol caller) {
+        return clientModels(servingCaller(accounts, caller), policy);
+    }
+
+    /** P-12 / B-5 {@code GET /v1/models/{id}} for a caller of this protocol. */
+    public static boolean serves(List<Account> accounts, KeyPolicy policy, String model, EndpointFamily.Protocol caller) {
+        return serves(servingCaller(accounts, caller), policy, model);
+    }
+
+    private static List<Account> servingCaller(List<Account> accounts, EndpointFamily.Protocol caller) {
+        return accounts.stream().filter(a -> servesCaller(a, caller)).toList();
+    }
+
+    /** The names a key may reach over every protocol (its /my page and route states). */
     public static List<String> clientModels(List<Account> accounts, KeyPolicy policy) {
         TreeSet<String> names = new TreeSet<>();
         List<Account> reachable = reachableAccounts(accounts, policy);

@@ -135,7 +135,22 @@ class AccountValidationIT {
         recovery(c);
         breaker(c);
         backoff(c);
+        anthropicBeta(c);
         return c;
+    }
+
+    private static void anthropicBeta(List<Arguments> c) {
+        String code = "validation.anthropic_beta";
+        raw(c, "anthropic_beta", "{\"mode\":\"pass\"}", OK);
+        raw(c, "anthropic_beta", "{\"mode\":\"strip_all\"}", OK);
+        raw(c, "anthropic_beta", "{\"mode\":\"strip\",\"flags\":[\"context-1m-2025-08-07\"]}", OK);
+        raw(c, "anthropic_beta", "{\"mode\":\"strip\",\"flags\":[\"" + "f".repeat(100) + "\"]}", OK);
+        raw(c, "anthropic_beta", "{\"mode\":\"strip\",\"flags\":[\"" + "f".repeat(101) + "\"]}", code);
+        raw(c, "anthropic_beta", "{\"mode\":\"strip\"}", code);
+        raw(c, "anthropic_beta", "{\"mode\":\"strip\",\"flags\":[\"a,b\"]}", code);
+        raw(c, "anthropic_beta", "{\"mode\":\"drop\"}", code);
+        raw(c, "anthropic_beta", "{\"flags\":\"context-1m\"}", code);
+        raw(c, "anthropic_beta", "\"strip_all\"", code);
     }
 
     private static void recovery(List<Arguments> c) {

@@ -60,6 +60,8 @@ class AccountRowsTest {
                 Arguments.of("breaker", "ladder_seconds must be a list of seconds",
                         with(r -> r.breaker = "{\"ladder_seconds\":[\"a\"]}")),
                 Arguments.of("backoff", "mode must be fixed or exponential", with(r -> r.backoff = "{\"mode\":\"x\"}")),
+                Arguments.of("anthropic_beta", "mode must be pass, strip or strip_all",
+                        with(r -> r.anthropicBeta = "{\"mode\":\"drop\"}")),
                 Arguments.of("status", "unknown status 'zombie'", with(r -> r.status = "zombie")),
                 Arguments.of("weight", "weight must be between 1 and 1000, got 0", with(r -> r.weight = 0)),
                 Arguments.of("priority", "priority must be between -1000 and 1000, got 5000", with(r -> r.priority = 5000)),
@@ -176,6 +178,7 @@ class AccountRowsTest {
         String recovery = null;
         String breaker = "{\"enabled\":false}";
         String backoff = "{\"mode\":\"fixed\"}";
+        String anthropicBeta = null;
         long groupRatioPpm = 1_000_000;
         String groupHaltPolicy = "off";
     }
@@ -185,7 +188,7 @@ class AccountRowsTest {
         Instant t = Instant.parse("2026-11-29T10:00:00Z");
         return new AccountRow(ID, "relay", 1, c.platform, "https://relay.example/v1", c.cipher, "sk-…cret", c.mappings,
                 c.families, c.priority, c.weight, true, false, c.status, null, c.maxInFlight, c.failurePolicy,
-                c.recovery, c.breaker, c.backoff, null, 0, null, null, null, null, null, 0, null, 0, 0, null, 0, 0, 0,
+                c.recovery, c.breaker, c.backoff, c.anthropicBeta, null, 0, null, null, null, null, null, 0, null, 0, 0, null, 0, 0, 0,
                 null, 1, t, t, "default", c.groupRatioPpm, c.groupHaltPolicy, null);
     }
 }

@@ -166,6 +166,36 @@ class AccountDrawerIT extends ConsoleCase {
     }
 
     @Test
+    void theAnthropicBetaPolicyIsSavedThroughTheCompatibilityTabInBothLanguagesAndABadFlagIsShownAtItsField()
+            throws Exception {
+        long id = PoolRows.account(gw, "relay-a", TWO_MODELS);
+        web.addRequestHeader("Accept-Language", "zh-CN");
+        HtmlPage zh = web.getPage(gw.base() + "/accounts/" + id + "/edit?tab=compat");
+        assertTrue(zh.getHtmlElementById("tab-compat").getTextContent().contains("兼容"));
+        HtmlForm form = zh.getHtmlElementById("form-compat");
+        assertEquals("去掉列出的标志", form.getSelectByName("anthropic_beta.mode").getOptionByValue("strip").getText());
+        assertEquals("pass", form.getSelectByName("anthropic_beta.mode").getSelectedOptions().get(0).getValueAttribute());
+        form.getSelectByName("anthropic_beta.mode").setSelectedAttribute("strip", true);
+        form.getInputByName("anthropic_beta.flags").setValue("context-1m-2025-08-07, interleaved-thinking-2025-05-14");
+        zh.<HtmlButton>getHtmlElementById("save-compat").click();
+        JsonNode stored = gw.admin("GET", "/accounts/" + id, null);
+        assertEquals("strip", stored.path("anthropic_beta").path("mode").asText(), stored.toString());
+        assertEquals("[\"context-1m-2025-08-07\",\"interleaved-thinking-2025-05-14\"]",
+                stored.path("anthropic_beta").path("flags").toString());
+
+        web.addRequestHeader("Accept-Language", "en");
+        HtmlPage en = web.getPage(gw.base() + "/accounts/" + id + "/edit?tab=compat");
+        assertTrue(en.getHtmlElementById("tab-compat").getTextContent().contains("Compatibility"));
+        HtmlForm again = en.getHtmlElementById("form-compat");
+        assertEquals("context-1m-2025-08-07, interleaved-thinking-2025-05-14",
+                again.getInputByName("anthropic_beta.flags").getValueAttribute(), "the saved flags shown back");
+        again.getInputByName("anthropic_beta.flags").setValue("bad\"flag");
+        HtmlPage refused = en.<HtmlButton>getHtmlElementById("save-compat").click();
+        assertTrue(refused.querySelector("p.field-error[data-field='anthropic_beta.flags']") != null,
+                refused.asNormalizedText());
+    }
+
+    @Test
     void modelStatusListsNeverFailedModelsAndPauseResumeClearChangeTheRows() throws Exception {
         long id = PoolRows.account(gw, "relay-a", TWO_MODELS);
         PoolRows.modelRow(gw, id, "up-a", "ok", 2, 30, "slow", null);

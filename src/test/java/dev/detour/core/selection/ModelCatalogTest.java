@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
+import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.account.Platform;
 import dev.detour.core.keys.GroupScope;
 import dev.detour.core.keys.KeyPolicy;
 import java.util.List;
@@ -84,5 +86,21 @@ class ModelCatalogTest {
 
         assertEquals(List.of(), open);
         assertEquals(List.of("claude-x", "glm-5.3"), named);
+    }
+
+    @Test
+    void anAnthropicCallerSeesModelsMappedOnlyOnAnOpenAiCompatibleAccountAndAnOpenAiCallerThoseOfAnAnthropicOne() {
+        List<Account> accounts = List.of(
+                account(1).platform(Platform.ANTHROPIC).serves("claude-sonnet-4-5").build(),
+                account(2).serves("glm-5.3").build(), // openai-compatible: chat, responses, … — reached by a bridge
+                account(3).families(EndpointFamily.EMBEDDINGS).serves("text-embedding-3-small").build());
+
+        assertEquals(List.of("claude-sonnet-4-5", "glm-5.3"), ModelCatalog.clientModels(accounts,
+                KeyPolicy.UNRESTRICTED, EndpointFamily.Protocol.ANTHROPIC), "embeddings are never bridged");
+        assertEquals(List.of("claude-sonnet-4-5", "glm-5.3", "text-embedding-3-small"), ModelCatalog.clientModels(
+                accounts, KeyPolicy.UNRESTRICTED, EndpointFamily.Protocol.OPENAI));
+        assertTrue(ModelCatalog.serves(accounts, KeyPolicy.UNRESTRICTED, "glm-5.3", EndpointFamily.Protocol.ANTHROPIC));
+        assertFalse(ModelCatalog.serves(accounts, KeyPolicy.UNRESTRICTED, "text-embedding-3-small",
+                EndpointFamily.Protocol.ANTHROPIC));
     }
 }
