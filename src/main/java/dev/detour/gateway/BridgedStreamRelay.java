@@ -4,8 +4,6 @@ import dev.detour.bridge.StreamBridge;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.failure.StreamTerminalScanner;
 import dev.detour.core.secret.SecretMask;
-import java.io.IOException;
-import java.io.InputStream;
 
 /**
  * B-3: {@link StreamRelay}'s job for an upstream of another protocol than the client's. Every upstream read
@@ -35,23 +33,7 @@ final class BridgedStreamRelay {
             pass(head, head.length, sink);
             sink.flush();
             firstWrite = System.nanoTime();
-            InputStream in = response.body();
-            byte[] buffer = new byte[8192];
-            while (true) {
-                int n;
-                try {
-                    n = in.read(buffer);
-                } catch (IOException e) {
-                    readFailed = true; // whether that truncated is the scanner's call, as for a native stream
-                    break;
-                }
-                if (n < 0) {
-                    break;
-                }
-                if (n > 0 && pass(buffer, n, sink)) {
-                    sink.flush();
-                }
-            }
+            readFailed = StreamRelay.readAll(response.body(), (buffer, n) -> pass(buffer, n, sink), sink);
             boolean broken = scanner.truncated() || scanner.sawFailureEvent();
             write(broken ? bridge.finishBroken() : bridge.finish(), false, sink);
             sink.flush();
@@ -65,10 +47,6 @@ final class BridgedStreamRelay {
             response.abort();
             return result(false, true, firstWrite);
         }
-    }
-
-    StreamBridge bridge() {
-        return bridge;
     }
 
     private StreamRelay.Result result(boolean truncated, boolean clientGone, long firstWrite) {

@@ -51,23 +51,7 @@ final class StreamRelay {
             pass(head, 0, head.length, sink);
             sink.flush();
             firstWrite = System.nanoTime();
-            InputStream in = response.body();
-            byte[] buffer = new byte[8192];
-            while (true) {
-                int n;
-                try {
-                    n = in.read(buffer);
-                } catch (IOException e) {
-                    readFailed = true; // cut, reset or read-gap timeout: whether that truncated is the scanner's call
-                    break;
-                }
-                if (n < 0) {
-                    break;
-                }
-                if (n > 0 && pass(buffer, 0, n, sink)) {
-                    sink.flush();
-                }
-            }
+            readFailed = readAll(response.body(), (buffer, n) -> pass(buffer, 0, n, sink), sink);
             if (heldLength > 0) {
                 // a last line without its end: whatever it is, it leaves masked
                 byte[] rest = mask.apply(Arrays.copyOf(held, heldLength));
@@ -85,6 +69,33 @@ final class StreamRelay {
         } catch (ResponseSink.ClientGoneException e) {
             response.abort();
             return result(false, true, firstWrite);
+        }
+    }
+
+    /** One read's bytes handled; true when something was written (and is to be flushed). */
+    interface Reads {
+        boolean pass(byte[] buffer, int length) throws ResponseSink.ClientGoneException;
+    }
+
+    /**
+     * Hands every read of the upstream body to {@code reads}, flushing after each that wrote, until the body
+     * ends; true when a read failed (cut, reset or read-gap timeout: whether that truncated is the scanner's call).
+     */
+    static boolean readAll(InputStream in, Reads reads, ResponseSink sink) throws ResponseSink.ClientGoneException {
+        byte[] buffer = new byte[8192];
+        while (true) {
+            int n;
+            try {
+                n = in.read(buffer);
+            } catch (IOException e) {
+                return true;
+            }
+            if (n < 0) {
+                return false;
+            }
+            if (n > 0 && reads.pass(buffer, n)) {
+                sink.flush();
+            }
         }
     }
 

@@ -11,11 +11,11 @@ import dev.detour.fake.Reply;
 import dev.detour.gateway.BridgedRequestsIT.BridgeCases;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Received;
+import dev.detour.testkit.TwoUpstreamsCase;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,29 +28,20 @@ import org.junit.jupiter.params.provider.CsvSource;
  * the request on, or is refused with its code when no account can take it; a cut bridged stream ends once,
  * in the client's protocol.
  */
-class BridgedFailoverIT {
+class BridgedFailoverIT extends TwoUpstreamsCase {
     private static final String MAPS = "[{\"from\":\"claude-sonnet-4-5\",\"to\":\"claude-sonnet-4-5\"}]";
     private static final String NO_RETRY = "\"failure_policy\":{\"retry_count\":0}";
     private static final String CHAT = "{\"model\":\"claude-sonnet-4-5\",\"messages\":[{\"role\":\"user\",\"content\":"
             + "\"hi\"}]";
     private static final String MESSAGES = "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":256,\"messages\":"
             + "[{\"role\":\"user\",\"content\":\"hi\"}]";
-    private Gateway gw;
     private FakeUpstream anthropic;
     private FakeUpstream relay;
 
     @BeforeEach
-    void start() {
-        gw = Gateway.start();
-        anthropic = FakeUpstream.start();
-        relay = FakeUpstream.start();
-    }
-
-    @AfterEach
-    void stop() {
-        gw.close();
-        anthropic.close();
-        relay.close();
+    void nameTheUpstreams() {
+        anthropic = a; // speaks Messages
+        relay = b; // speaks Chat Completions (and Responses)
     }
 
     private long anthropicAccount(int priority) {

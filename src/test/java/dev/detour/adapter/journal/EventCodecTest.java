@@ -40,6 +40,23 @@ class EventCodecTest {
         assertEquals(event, read.event());
     }
 
+    @Test
+    void eachAttemptKeepsTheProtocolsTheBridgeJoined() throws IOException {
+        // B-1: after every field older records hold, so those still read (with none)
+        List<RequestEvent.AttemptRecord> attempts = List.of(
+                new RequestEvent.AttemptRecord(3L, 529, "upstream_status", "account", 12, "switch"),
+                new RequestEvent.AttemptRecord(4L, 200, null, null, 30, "final", "messages", "chat_completions"));
+        RequestEvent event = new RequestEvent("r3", 7L, "messages", "m", "m@a", false, 4L, 1L,
+                RequestEvent.Outcome.SUCCESS, 200, null, "switched_after_failure", attempts, List.of(),
+                new TokenUsage(1, 2, 0, 0, 0, 0), 99, null, 40, "10.0.0.1", T0, false, "chat_completions");
+
+        JournalEntry read = EventCodec.decode(EventCodec.encode(JournalEntry.Kind.FINISHED, event));
+
+        assertEquals(event, read.event());
+        assertNull(read.event().attempts().get(0).bridgedTo());
+        assertEquals("chat_completions", read.event().attempts().get(1).bridgedTo());
+    }
+
     /** The layout version 1 of the codec wrote (a FINISHED record, no key, attempts or rejections). */
     private static byte[] versionOneRecord() throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
