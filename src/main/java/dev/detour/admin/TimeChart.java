@@ -72,7 +72,9 @@ public record TimeChart(int width, int height, Unit unit, long top, List<SvgChar
                     round(h), values[i], format.format(start.plus(step.multipliedBy(i))) + ": " + unit.format(values[i])));
         }
         List<Tick> yTicks = List.of(new Tick(round(bottom), unit.format(0)),
-                new Tick(round(TOP + plotHeight / 2), unit.format(top / 2)), new Tick(round(TOP), unit.format(top)));
+                // the middle tick sits at its own value: half of 5 requests is labelled 2, at 2/5 of the height
+                new Tick(round(bottom - plotHeight * (top / 2) / top), unit.format(top / 2)),
+                new Tick(round(TOP), unit.format(top)));
         List<Tick> xTicks = new ArrayList<>();
         int every = Math.max(1, (int) Math.ceil(values.length / (double) X_TICKS));
         for (int i = 0; i < values.length; i += every) {

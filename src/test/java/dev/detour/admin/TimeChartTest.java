@@ -55,6 +55,11 @@ class TimeChartTest {
                 "an idle chart still reads in distinct steps");
         TimeChart quiet = TimeChart.of(new long[] {0, 1}, START, Duration.ofMinutes(1), TimeChart.Unit.REQUESTS);
         assertEquals(List.of("0", "1", "2"), quiet.yTicks().stream().map(TimeChart.Tick::label).toList());
+        TimeChart five = TimeChart.of(new long[] {3}, START, Duration.ofMinutes(1), TimeChart.Unit.REQUESTS);
+        assertEquals("2", five.yTicks().get(1).label());
+        double bottom = five.yTicks().get(0).at();
+        double height = bottom - five.yTicks().get(2).at();
+        assertEquals(bottom - height * 2 / 5, five.yTicks().get(1).at(), 0.11, "the tick labelled 2 sits at 2 of 5");
         TimeChart tokens = TimeChart.of(new long[] {4363}, START, Duration.ofMinutes(1), TimeChart.Unit.TOKENS);
         assertEquals(List.of("0", "2.5k", "5k"), tokens.yTicks().stream().map(TimeChart.Tick::label).toList());
     }
