@@ -128,7 +128,7 @@ public final class App implements AutoCloseable {
         routes.put("/admin/api/*", AdminApiWiring.api(adminToken, consoleAuth, gateway, admins, recovery, settings,
                 clock).withAlerts(alerts.channels()));
         routes.putAll(ConsoleRoutes.alerts(consoleAuth, alerts.channels()));
-        routes.putAll(ConsoleWiring.smartPages(consoleAuth, console, gateway, admins, recovery, clock));
+        routes.putAll(ConsoleWiring.smartPages(consoleAuth, console, database, gateway, admins, recovery, clock));
         // D-1: console pages show the outage banner; they and the admin API read this instance's own writes
         routes.replaceAll((path, servlet) -> operatorPage(path)
                 ? new dev.detour.adapter.web.DatabaseNotice(servlet, gateway.health(), gateway.stateWrites())

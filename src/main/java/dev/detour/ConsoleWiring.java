@@ -4,7 +4,9 @@ import dev.detour.adapter.crypto.PasswordHasher;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.MyBatisAccountsPageSource;
 import dev.detour.adapter.db.MyBatisAdminUsers;
+import dev.detour.adapter.db.MyBatisEventNames;
 import dev.detour.adapter.db.MyBatisRequestStats;
+import dev.detour.adapter.db.MyBatisUsageStats;
 import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.adapter.web.ConsolePool;
 import dev.detour.adapter.web.ConsoleRoutes;
@@ -13,6 +15,7 @@ import dev.detour.adapter.web.OperatingPages;
 import dev.detour.adapter.web.PathSplitServlet;
 import dev.detour.adapter.web.SmartRoutes;
 import dev.detour.admin.AccountBoard;
+import dev.detour.admin.Breakdowns;
 import dev.detour.admin.ConsoleModelTest;
 import dev.detour.admin.ConsoleUsers;
 import dev.detour.admin.Dashboard;
@@ -49,17 +52,22 @@ final class ConsoleWiring {
         return ConsoleRoutes.create(auth, users, new MyBatisAccountsPageSource(database), clock, pool,
                 new OperatingPages(admins.requestLog(), admins.audit(), settings,
                         new Dashboard(new MyBatisRequestStats(database), gateway.snapshot(), gateway.queue()::figures),
-                        gateway.snapshot()),
+                        gateway.snapshot(), breakdowns(database), new MyBatisEventNames(database)),
                 gateway.proxies());
+    }
+
+    /** U-8 / U-9 usage over the request log, with names. */
+    static Breakdowns breakdowns(Database database) {
+        return new Breakdowns(new MyBatisUsageStats(database), new MyBatisEventNames(database));
     }
 
     /** Smart-key pages; /keys/* is shared: the key list (console) and the per-key policy editor and rotate. */
     static Map<String, HttpServlet> smartPages(ConsoleSessionAuth auth, Map<String, HttpServlet> consolePages,
-            GatewayWiring gateway, AdminWiring admins, RecoveryWiring recovery, Clock clock) {
+            Database database, GatewayWiring gateway, AdminWiring admins, RecoveryWiring recovery, Clock clock) {
         Map<String, HttpServlet> smart = SmartRoutes.create(new SmartRoutes.Deps(auth, gateway.forwarder(),
                 gateway.router(), gateway.snapshot(), gateway.smartKeys(), gateway.leases(), admins.keys(),
                 admins.prices(), admins.blocks(), admins.requestLog(), recovery.keyChecks(), clock, gateway.proxies(),
-                gateway.keyFailures()));
+                gateway.keyFailures(), breakdowns(database)));
         smart.put("/keys/*", new PathSplitServlet(Pattern.compile("^/[0-9]+/(policy|rotate)/?$"),
                 smart.get("/keys/*"), consolePages.get("/keys/*")));
         return smart;

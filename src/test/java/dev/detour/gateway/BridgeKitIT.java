@@ -36,9 +36,9 @@ class BridgeKitIT extends TwoUpstreamsCase {
 
     @Test
     void countTokensForAnAccountReachedByABridgeIsAnsweredLocallyLabelledAndNeverReachesItsUpstream() {
-        // openai-compatible, so it does not count Claude's tokens. It lists messages among its families only
-        // until B-1's selection reaches a Chat-only account for a Messages request through a bridge.
-        long relay = gw.account("relay", a, SONNET, "{\"endpoint_families\":[\"chat_completions\",\"messages\"]}");
+        // openai-compatible with the default protocols (Chat, Responses), so it does not count Claude's tokens:
+        // B-1 reaches it for a Messages request through the bridge.
+        long relay = gw.account("relay", a, SONNET, null);
         HttpResponse<String> r = countTokens();
 
         assertEquals(200, r.statusCode(), r.body());

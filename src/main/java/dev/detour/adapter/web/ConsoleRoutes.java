@@ -66,7 +66,8 @@ public final class ConsoleRoutes {
         routes.put("/lang", new LanguageServlet());
         routes.put("/assets/*", new AssetsServlet());
         routes.put("", new ConsoleGate(new HomeServlet(accounts, clock, view,
-                operating == null ? null : operating.dashboard()), auth, view)); // "" = exactly "/"
+                operating == null ? null : operating.dashboard(), operating == null ? null : operating.breakdowns()),
+                auth, view)); // "" = exactly "/"
         // U-2…U-5 pool screens ("/x/*" also matches "/x" itself)
         routes.put("/accounts", new ConsoleGate(new AccountsServlet(pool.board(), pool.modelTest() != null, view), auth, view));
         routes.put("/accounts/*", new ConsoleGate(new AccountEditServlet(pool, auth, view), auth, view));

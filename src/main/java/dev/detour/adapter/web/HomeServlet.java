@@ -3,33 +3,42 @@ package dev.detour.adapter.web;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.AccountListItem;
 import dev.detour.admin.AccountsPageSource;
+import dev.detour.admin.Breakdowns;
 import dev.detour.admin.Dashboard;
+import dev.detour.admin.UsageStats;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The console home: the U-5 dashboard; its body is an htmx fragment polled for live refresh. */
+/**
+ * The console home: the U-5 dashboard, its body an htmx fragment polled for live refresh; below it the U-8
+ * breakdowns over the window chosen by {@code ?window=1h|24h|7d|30d} (default 24h), computed only for the whole page.
+ */
 public final class HomeServlet extends HttpServlet {
     private final transient AccountsPageSource accounts;
     private final transient Clock clock;
     private final transient View view;
     private final transient Dashboard dashboard;
+    private final transient Breakdowns breakdowns;
 
     public HomeServlet(AccountsPageSource accounts, Clock clock, View view) {
-        this(accounts, clock, view, null);
+        this(accounts, clock, view, null, null);
     }
 
-    public HomeServlet(AccountsPageSource accounts, Clock clock, View view, Dashboard dashboard) {
+    public HomeServlet(AccountsPageSource accounts, Clock clock, View view, Dashboard dashboard,
+            Breakdowns breakdowns) {
         this.accounts = accounts;
         this.clock = clock;
         this.view = view;
         this.dashboard = dashboard;
+        this.breakdowns = breakdowns;
     }
 
     @Override
@@ -43,6 +52,12 @@ public final class HomeServlet extends HttpServlet {
         model.put("asOf", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
         if (dashboard != null) {
             model.put("dash", dashboard.summary(clock.instant()));
+        }
+        if (breakdowns != null && !View.isHtmx(request)) {
+            Breakdowns.Span span = Breakdowns.Span.of(request.getParameter("window")).orElse(Breakdowns.Span.DAY);
+            model.put("spans", Breakdowns.Span.values());
+            model.put("report", breakdowns.report(span, clock.instant(), null, EnumSet.allOf(UsageStats.Dimension.class)));
+            model.put("money", Money.SHOWN);
         }
         view.render(request, response, "console/home", model, "summary");
     }

@@ -7,8 +7,15 @@ import java.util.Locale;
  * prices are entered in (US dollars for every upstream Detour knows), so pages show {@code $}: cents for
  * amounts of a dollar or more, four places below that (a day of light use costs fractions of a cent).
  */
-final class Money {
+public final class Money {
+    /** For templates: {@code ${money.of(e.costMicros)}} (Thymeleaf calls no static methods). */
+    static final Money SHOWN = new Money();
+
     private Money() {
+    }
+
+    public String of(long micros) {
+        return format(micros);
     }
 
     static String format(long micros) {

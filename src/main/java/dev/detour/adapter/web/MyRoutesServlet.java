@@ -3,7 +3,9 @@ package dev.detour.adapter.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.view.View;
+import dev.detour.admin.Breakdowns;
 import dev.detour.admin.RequestLog;
+import dev.detour.admin.UsageStats;
 import dev.detour.core.security.FailureDelays;
 import dev.detour.core.selection.ModelCatalog;
 import dev.detour.gateway.Explanations;
@@ -27,6 +29,8 @@ import java.util.Map;
  * E-1 {@code /my}: a key holder signs in by pasting the key and sees, per model the key may use,
  * its routes (group + account alias, never a URL or secret) with their state, and the key's recent
  * requests with route, reason in words, attempt chain and why cheaper routes were passed over.
+ * U-9: the key's own usage over the last 30 days (tokens and cost by model and by day, the dashboard's charts) and its
+ * limits with what remains.
  */
 final class MyRoutesServlet extends HttpServlet {
     /**
@@ -74,7 +78,13 @@ final class MyRoutesServlet extends HttpServlet {
         model.put("spent", Money.format(spent));
         model.put("spendLimit", limit == null ? null : Money.format(limit));
         model.put("spendPercent", limit == null || limit <= 0 ? null : Math.min(100, spent * 100 / limit));
+        model.put("limits", MyLimits.of(limit, spent));
         Instant now = deps.clock().instant();
+        if (!View.isHtmx(request)) { // the check poll swaps the routes only
+            model.put("usage", deps.usage().report(Breakdowns.Span.MONTH, now, key.id(),
+                    java.util.EnumSet.of(UsageStats.Dimension.MODEL)));
+            model.put("money", Money.SHOWN);
+        }
         model.put("models", MyModelView.of(states.of(deps.snapshot().view(), key, now), now));
         String filter = blankToNull(request.getParameter("model"));
         RequestLog.Page page = deps.requests().page(key.id(), null, filter, null, 20,

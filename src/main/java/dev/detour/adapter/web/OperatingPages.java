@@ -2,7 +2,9 @@ package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
 import dev.detour.admin.AuditLog;
+import dev.detour.admin.Breakdowns;
 import dev.detour.admin.Dashboard;
+import dev.detour.admin.EventNames;
 import dev.detour.admin.RequestLog;
 import dev.detour.admin.SiteSettings;
 import dev.detour.gateway.PoolSnapshot;
@@ -11,14 +13,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-/** The operator's console screens (U-5, U-6): request log, audit log, settings; plus the dashboard's data. */
+/**
+ * The operator's console screens (U-5, U-6): request log, audit log, settings; plus the dashboard's data and its
+ * breakdowns (U-8), and the names the log shows (U-7).
+ */
 public record OperatingPages(RequestLog requestLog, AuditLog audit, SiteSettings settings, Dashboard dashboard,
-        PoolSnapshot snapshot) {
+        PoolSnapshot snapshot, Breakdowns breakdowns, EventNames.Source names) {
     public static final Set<String> PATHS = Set.of("/requests", "/audit", "/settings");
 
     Map<String, HttpServlet> routes(ConsoleSessionAuth auth, View view) {
         Map<String, HttpServlet> routes = new LinkedHashMap<>();
-        routes.put("/requests/*", new ConsoleGate(new RequestsPageServlet(requestLog, snapshot, view), auth, view));
+        routes.put("/requests/*", new ConsoleGate(new RequestsPageServlet(requestLog, names, view), auth, view));
         routes.put("/audit", new ConsoleGate(new AuditPageServlet(audit, view), auth, view));
         routes.put("/settings", new ConsoleGate(new SettingsPageServlet(settings, auth, view), auth, view));
         return routes;

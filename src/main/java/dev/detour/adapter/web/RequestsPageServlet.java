@@ -3,12 +3,11 @@ package dev.detour.adapter.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.view.View;
+import dev.detour.admin.EventNames;
 import dev.detour.admin.LoggedRequest;
 import dev.detour.admin.RequestFilter;
 import dev.detour.admin.RequestLog;
 import dev.detour.core.ValidationException;
-import dev.detour.core.account.Account;
-import dev.detour.gateway.PoolSnapshot;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -20,16 +19,17 @@ import java.util.Optional;
 /**
  * U-5 request log: {@code /requests} lists events newest first with filters and keyset paging
  * ("older" follows the cursor); {@code /requests/{request_id}} shows one event's attempt chain.
+ * U-7: keys, accounts and groups by name with links, filters picked by name (a name or an id in the query string).
  */
 public final class RequestsPageServlet extends HttpServlet {
     private static final int PAGE = 50;
     private final transient RequestLog log;
-    private final transient PoolSnapshot snapshot;
+    private final transient EventNames.Source names;
     private final transient View view;
 
-    public RequestsPageServlet(RequestLog log, PoolSnapshot snapshot, View view) {
+    public RequestsPageServlet(RequestLog log, EventNames.Source names, View view) {
         this.log = log;
-        this.snapshot = snapshot;
+        this.names = names;
         this.view = view;
     }
 
@@ -47,12 +47,18 @@ public final class RequestsPageServlet extends HttpServlet {
         Map<String, Object> model = new HashMap<>();
         model.put("activeNav", "requests");
         model.put("f", filterParams(request));
-        model.put("accountNames", accountNames());
+        EventNames known = names.all();
+        model.put("names", known);
+        model.put("money", Money.SHOWN);
         try {
             Long status = Params.number(request, "status");
-            RequestFilter filter = new RequestFilter(Params.number(request, "key"), Params.number(request, "account"),
-                    Params.number(request, "group"), Params.text(request, "model"), Params.text(request, "outcome"),
+            RequestFilter filter = new RequestFilter(EventNames.idOf(known.keys(), "key", Params.text(request, "key")),
+                    EventNames.idOf(known.accounts(), "account", Params.text(request, "account")),
+                    EventNames.idOf(known.groups(), "group", Params.text(request, "group")),
+                    Params.text(request, "model"), Params.text(request, "outcome"),
                     status == null ? null : status.intValue(), Params.time(request, "from"), Params.time(request, "to"));
+            model.put("picked", Map.of("key", String.valueOf(filter.keyId()), "account", String.valueOf(filter.accountId()),
+                    "group", String.valueOf(filter.groupId())));
             RequestLog.Page page = log.page(filter, PAGE, Params.text(request, "cursor"));
             model.put("events", page.items());
             model.put("nextCursor", page.nextCursor());
@@ -60,6 +66,7 @@ public final class RequestsPageServlet extends HttpServlet {
         } catch (ValidationException e) {
             response.setStatus(422);
             model.put("events", java.util.List.of());
+            model.put("picked", Map.of());
             model.put("filterError", e.field());
         }
         view.render(request, response, "requests/list", model, "request-rows");
@@ -76,17 +83,17 @@ public final class RequestsPageServlet extends HttpServlet {
         model.put("e", event.orElse(null));
         model.put("attempts", event.map(e -> tree(e.attemptsJson())).orElse(null));
         model.put("rejections", event.map(e -> tree(e.rejectionsJson())).orElse(null));
-        model.put("accountNames", accountNames());
+        EventNames known = names.all();
+        model.put("accountNames", accountNames(known));
+        model.put("names", known);
         model.put("cost", event.map(e -> String.format(java.util.Locale.ROOT, "%.6f", e.costMicros() / 1e6)).orElse(""));
         view.render(request, response, "requests/detail", model, null);
     }
 
-    private Map<Long, String> accountNames() {
-        Map<Long, String> names = new HashMap<>();
-        for (Account a : snapshot.view().accounts()) {
-            names.put(a.id(), a.name());
-        }
-        return names;
+    private static Map<Long, String> accountNames(EventNames known) {
+        Map<Long, String> accounts = new HashMap<>();
+        known.accounts().forEach((id, named) -> accounts.put(id, named.name()));
+        return accounts;
     }
 
     private static Map<String, String> filterParams(HttpServletRequest request) {

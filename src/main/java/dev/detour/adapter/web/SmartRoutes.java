@@ -5,6 +5,7 @@ import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.adapter.view.ConsoleNav;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.BlockAdmin;
+import dev.detour.admin.Breakdowns;
 import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.PriceAdmin;
 import dev.detour.admin.RequestLog;
@@ -30,7 +31,7 @@ public final class SmartRoutes {
     public record Deps(ConsoleSessionAuth auth, Forwarder forwarder, Router router, PoolSnapshot snapshot,
             SmartKeys smart, Leases leases, KeyAdmin keys, PriceAdmin prices, BlockAdmin blocks,
             RequestLog requests, RouteChecks checks, Clock clock, ClientAddress clientAddress,
-            AuthThrottle keyFailures) {
+            AuthThrottle keyFailures, Breakdowns usage) {
     }
 
     private SmartRoutes() {

@@ -40,7 +40,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * Selenium downloads nothing): sign in, a real 429 through the proxy, the cooldown badge arriving by htmx
  * polling and counting down, the hover panel, the drawer as a side panel, no page-level horizontal scroll
  * at 1280 px and 390 px, keyboard reach. Screenshots: target/console-accounts.png and -phone.png. The key
- * holder's /my (U-10) in the viewer's zone at both widths: target/my-routes.png and -phone.png.
+ * holder's /my (U-10) in the viewer's zone at both widths: target/my-routes.png and -phone.png. The dashboard's
+ * breakdown charts (U-8) and the key holder's usage (U-9) drawn with axes: target/dashboard-breakdowns.png,
+ * target/my-usage.png and -phone.png.
  */
 class ConsoleChromiumIT {
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
@@ -141,6 +143,67 @@ class ConsoleChromiumIT {
         assertEquals(390L, js("return window.innerWidth;"), "the viewport is phone-wide");
         assertNoPageScroll("390 px");
         screenshot("my-routes-phone.png");
+    }
+
+    @Test
+    void theDashboardChartsAndTheKeyHoldersUsageAreDrawnWithAxesOnDesktopAndPhoneWidths() throws Exception {
+        gw.account("relay-a", upstream, ONE_MODEL, null);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(200, gw.chat("gpt-x").statusCode());
+        }
+        gw.events(3);
+
+        signIn();
+        browser.get(gw.base() + "/lang?l=zh&next=/");
+        WebElement chart = wait(GENEROUS).until(ExpectedConditions.presenceOfElementLocated(By.id("chart-requests")));
+        assertChartDrawn("chart-requests", 3);
+        assertChartDrawn("chart-tokens", -1);
+        assertEquals("gpt-x", browser.findElement(By.cssSelector("#by-model tr.usage-row .name")).getText());
+        assertTrue(chart.findElement(By.tagName("figcaption")).getText().contains("UTC"));
+        browser.manage().window().setSize(new Dimension(1280, 900));
+        js("document.getElementById('breakdowns').scrollIntoView();");
+        assertNoPageScroll("1280 px");
+        screenshot("dashboard-breakdowns.png");
+
+        browser.get(gw.base() + "/my");
+        browser.findElement(By.name("key")).sendKeys(gw.key());
+        browser.findElement(By.cssSelector("#my-login button[type=submit]")).click();
+        wait(GENEROUS).until(ExpectedConditions.presenceOfElementLocated(By.id("my-usage")));
+        assertEquals("3", browser.findElement(By.cssSelector("#my-usage #usage-totals .requests")).getText());
+        assertChartDrawn("chart-tokens", -1);
+        assertEquals("gpt-x", browser.findElement(By.cssSelector("#by-model tr.usage-row .name")).getText());
+        js("document.getElementById('my-usage').scrollIntoView();");
+        assertNoPageScroll("1280 px");
+        screenshot("my-usage.png");
+        browser.manage().window().setSize(new Dimension(390, 844));
+        assertEquals(390L, js("return window.innerWidth;"), "the viewport is phone-wide");
+        js("document.getElementById('my-usage').scrollIntoView();");
+        assertNoPageScroll("390 px");
+        assertTrue(((Number) js("return document.getElementById('chart-tokens').getBoundingClientRect().width;")).doubleValue() <= 390,
+                "the chart fits the phone");
+        screenshot("my-usage-phone.png");
+    }
+
+    /**
+     * The chart is laid out (a real box), its axis labels are rendered text with a real width, and its bars add up to
+     * {@code total} (when not -1) with at least one bar of visible height.
+     */
+    private void assertChartDrawn(String id, long total) {
+        Object box = js("var r = document.querySelector('#" + id + " svg').getBoundingClientRect(); return r.width * r.height;");
+        assertTrue(((Number) box).doubleValue() > 10_000, id + " has no real size: " + box);
+        Object labelWidth = js("var t = document.querySelectorAll('#" + id + " text.y-label');"
+                + "return t.length === 3 ? t[2].getBBox().width : -1;");
+        assertTrue(((Number) labelWidth).doubleValue() > 0, id + ": the y axis top label is drawn");
+        Object xLabels = js("return document.querySelectorAll('#" + id + " text.x-label').length;");
+        assertTrue(((Number) xLabels).longValue() >= 2 && ((Number) xLabels).longValue() <= 6, id + " x ticks: " + xLabels);
+        Object tallest = js("return Math.max.apply(null, Array.from(document.querySelectorAll('#" + id + " rect.bar'))"
+                + ".map(function (b) { return b.getBoundingClientRect().height; }));");
+        assertTrue(((Number) tallest).doubleValue() > 10, id + ": the tallest bar is visible: " + tallest);
+        if (total >= 0) {
+            Object sum = js("return Array.from(document.querySelectorAll('#" + id + " rect.bar'))"
+                    + ".reduce(function (s, b) { return s + Number(b.getAttribute('data-value')); }, 0);");
+            assertEquals(total, ((Number) sum).longValue(), id);
+        }
     }
 
     /** The tbody is swapped every 5 s, so elements are looked up afresh and read in one script. */
