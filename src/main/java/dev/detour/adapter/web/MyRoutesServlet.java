@@ -78,7 +78,7 @@ final class MyRoutesServlet extends HttpServlet {
         model.put("spent", Money.format(spent));
         model.put("spendLimit", limit == null ? null : Money.format(limit));
         model.put("spendPercent", limit == null || limit <= 0 ? null : Math.min(100, spent * 100 / limit));
-        model.put("limits", MyLimits.of(limit, spent));
+        model.put("limits", MyLimits.of(limit, spent, deps.smart().limits().headroom(key)));
         Instant now = deps.clock().instant();
         if (!View.isHtmx(request)) { // the check poll swaps the routes only
             model.put("usage", deps.usage().report(Breakdowns.Span.MONTH, now, key.id(),

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Rows;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import org.htmlunit.WebClient;
@@ -225,6 +228,33 @@ class UsageConsoleIT {
         HtmlPage zh = holder.getPage(gw.base() + "/my");
         assertEquals("我的用量（最近 30 天）", text(zh, "#my-usage h2"));
         assertEquals("花费（累计）", text(zh, "#my-limits tr.limit td"));
+        holder.close();
+    }
+
+    @Test
+    void aKeyHolderSeesEachOfTheKeysPerKeyLimitsWithWhatItHasUsed() throws Exception {
+        var created = gw.admin("POST", "/keys", "{\"name\":\"carol\",\"rpm_limit\":5,\"spend_windows\":{\"day\":2000000}}");
+        String carolKey = created.path("key").asText();
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<String> r = gw.send(HttpRequest.newBuilder(URI.create(gw.base() + "/v1/chat/completions"))
+                    .header("Authorization", "Bearer " + carolKey).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"gpt-a\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
+                    .build());
+            assertEquals(200, r.statusCode(), r.body());
+        }
+        WebClient holder = ConsolePages.browser(false);
+        HtmlPage login = holder.getPage(gw.base() + "/my");
+        HtmlForm form = login.getHtmlElementById("my-login");
+        form.getInputByName("key").setValue(carolKey);
+        HtmlPage my = form.getOneHtmlElementByAttribute("button", "type", "submit").click();
+        List<String> limits = new ArrayList<>();
+        for (DomNode line : my.querySelectorAll("#my-limits tr.limit")) {
+            limits.add(text(line, "td") + "|" + text(line, ".limit-value") + "|" + text(line, ".used") + "|"
+                    + text(line, ".remaining"));
+        }
+        assertEquals(2, limits.size(), limits.toString());
+        assertEquals("Requests per minute|5|2|3", limits.get(0), "L-1's count of this key's two requests");
+        assertTrue(limits.get(1).startsWith("Spend (last day)|$2.00|"), limits.get(1));
         holder.close();
     }
 
