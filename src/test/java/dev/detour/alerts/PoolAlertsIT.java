@@ -71,7 +71,7 @@ class PoolAlertsIT extends TwoUpstreamsCase {
     @Test
     void anAccountBackInServiceIsARecoveredAlert() {
         long id = gw.account("relay-a", a, MAPS, null);
-        gw.account("relay-b", b, MAPS, null);
+        gw.account("relay-b", b, MAPS, "{\"priority\":1}"); // relay-a is asked first, so it gets the 402
         tick();
         a.enqueue(Reply.openAiError(402, "insufficient quota", "insufficient_quota"));
         gw.chat("gpt-5.6-sol");

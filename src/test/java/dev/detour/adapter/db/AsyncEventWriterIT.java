@@ -63,7 +63,7 @@ class AsyncEventWriterIT {
         assertEquals("gpt-x 2026-11-29 12:00:03.125", Rows.column("SELECT CONCAT(model_key, ' ', last_served_at) AS t "
                 + "FROM account_served_models WHERE account_id = 1", "t"));
         assertEquals("[{\"account_id\":1,\"status\":200,\"failure_kind\":null,\"scope\":null,\"duration_ms\":4,"
-                + "\"action\":\"final\"}] 4 2", Rows.column("SELECT CONCAT(attempts_json, ' ', input_tokens, ' ', "
+                + "\"action\":\"final\",\"bridged_from\":null,\"bridged_to\":null}] 4 2", Rows.column("SELECT CONCAT(attempts_json, ' ', input_tokens, ' ', "
                 + "output_tokens) AS t FROM request_events WHERE request_id LIKE 'req04%'", "t"));
     }
 
