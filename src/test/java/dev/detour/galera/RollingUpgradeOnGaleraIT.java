@@ -50,6 +50,10 @@ class RollingUpgradeOnGaleraIT {
     void versionNKeepsServingWritingAndRestartingOnTheSchemaOfVersionNPlusOne() throws Exception {
         int next = newestMigration() + 1;
         Path dir = nextVersionMigration(next);
+        for (DetourProcess instance : pool.instances) { // the set-up's own requests are counted before, not during
+            Traffic.awaitUpTo(Duration.ofMinutes(1), () -> GaleraPool.metric(instance, "detour_event_queue_depth") == 0,
+                    "the set-up's events written");
+        }
         long eventsBefore = GaleraPool.number(1, events());
 
         Traffic traffic = Traffic.start(pool, MODEL, "roll", 2);
