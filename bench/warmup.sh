@@ -82,13 +82,19 @@ for leg in $LEGS; do
   for n in 1 2 3 4; do
     admin POST /admin/api/accounts "{\"name\":\"json-$n\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"http://127.0.0.1:$P_FAKE\",\"api_key\":\"sk-bench-json-$n-0001\",\"model_mappings\":[{\"from\":\"bench-json\",\"to\":\"bench-json\"}],\"weight\":10}" >/dev/null
   done
-  KEY="$(admin POST /admin/api/keys '{"name":"bench"}' | grep -o 'dtr-[^"]*' | head -1)"
+  # the "key" field, not the first dtr- string: the answer's key_hint ("dtr-…abcd") comes before it
+  KEY="$(admin POST /admin/api/keys '{"name":"bench"}' | grep -o '"key" *: *"dtr-[^"]*"' | sed 's/.*"\(dtr-[^"]*\)"/\1/')"
+  [[ -n "$KEY" ]] || { echo "POST /admin/api/keys returned no key" >&2; exit 1; }
   stop_detour
   start_detour "$java" "$data" "$PORT" $FLAGS "${extra[@]}"
   rates=()
   for ((s = 1; s <= SLICES; s++)); do
-    r="$(BENCH_BEARER="$KEY" wrk -t2 -c16 -d5s -s "$ROOT/bench/post.lua" "http://127.0.0.1:$PORT/v1/chat/completions" \
-      | sed -n 's/^wrk.requests=//p')"
+    out="$(BENCH_BEARER="$KEY" wrk -t2 -c16 -d5s -s "$ROOT/bench/post.lua" "http://127.0.0.1:$PORT/v1/chat/completions")"
+    r="$(sed -n 's/^wrk.requests=//p' <<<"$out")"
+    # a refused request is fast: count only a slice where every answer was a 200
+    if grep -q "Non-2xx or 3xx responses" <<<"$out"; then
+      echo "leg $leg slice $s: $(grep 'Non-2xx' <<<"$out") — not a measurement" >&2; exit 1
+    fi
     rates+=("$(( r / 5 ))")
   done
   stop_detour
