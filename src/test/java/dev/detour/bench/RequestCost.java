@@ -39,11 +39,15 @@ public final class RequestCost {
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3_000;
+        int status = 1; // a failure must still end the JVM: Jetty's and the database's threads would keep it up
         try (FakeUpstream upstream = FakeUpstream.start().handler(upstream()).keepRequests(false);
                 Gateway gw = Gateway.start()) {
             new RequestCost(gw).run(upstream, rounds);
+            status = 0;
+        } catch (RuntimeException | Error e) {
+            e.printStackTrace();
         }
-        System.exit(0);
+        System.exit(status);
     }
 
     /** Chat answers, Messages answers for the bridged account, short and long streams 1 ms apart. */
