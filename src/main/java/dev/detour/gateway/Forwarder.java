@@ -289,9 +289,12 @@ public final class Forwarder {
         Map<Long, Integer> full = new LinkedHashMap<>();
         boolean handedUsed = false;
         try {
-            for (Candidate candidate : plan.candidates()) {
+            List<Candidate> candidates = plan.candidates();
+            // N-10: a candidate is read only while another attempt is allowed; the rest stays unranked
+            for (int i = 0; i < candidates.size() && AttemptRules.mayTryAnother(tried.size(), maxAttempts); i++) {
+                Candidate candidate = candidates.get(i);
                 Account account = candidate.account();
-                if (!AttemptRules.mayTryAnother(tried.size(), maxAttempts) || tried.contains(account.id())) {
+                if (tried.contains(account.id())) {
                     continue;
                 }
                 EndpointFamily protocol = Protocols.upstreamFor(account, call.family()); // B-1: native or bridged

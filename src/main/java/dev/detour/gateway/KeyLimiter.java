@@ -23,6 +23,8 @@ import java.util.function.LongUnaryOperator;
  * totals back (L-4). Only keys with a limit are counted.
  */
 public final class KeyLimiter {
+    /** {@link LimitKind#values()} copies its array on each call; {@link #used} runs for every answer. */
+    private static final LimitKind[] KINDS = LimitKind.values();
     private final Clock clock;
     private final Map<Long, Tally> tallies = new ConcurrentHashMap<>();
     private volatile KeyLimitStore store = KeyLimitStore.NONE;
@@ -99,7 +101,7 @@ public final class KeyLimiter {
         Instant now = clock.instant();
         synchronized (tally) {
             tally.count(LimitKind.TOKENS, now, tokens);
-            for (LimitKind kind : LimitKind.values()) {
+            for (LimitKind kind : KINDS) {
                 if (kind.counted() && kind != LimitKind.REQUESTS && kind != LimitKind.TOKENS) {
                     tally.count(kind, now, spendMicros);
                 }

@@ -145,7 +145,7 @@ public final class Router {
     /** S-6: a bound account that is not among the planned candidates is unbound; the request falls through. */
     private void unbindIfIneligible(SelectionRequest request, Plan plan, ClientCall call, Instant now) {
         Long sticky = request.stickyAccountId();
-        if (load == null || sticky == null || plan.candidates().stream().anyMatch(c -> c.accountId() == sticky)) {
+        if (load == null || sticky == null || plan.hasCandidate(sticky)) {
             return;
         }
         load.bindings().unbind(call.key().id(), call.peek().sessionId(), call.peek().model(), sticky, now);

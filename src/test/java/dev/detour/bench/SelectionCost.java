@@ -2,6 +2,7 @@ package dev.detour.bench;
 
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.selection.Candidate;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.SeededRandom;
 import dev.detour.core.selection.SelectionPipeline;
@@ -17,7 +18,9 @@ import java.util.Map;
  * N-10: what one request's selection costs as the pool grows — time and bytes allocated per
  * {@link SelectionPipeline#plan} for 4, 50, 200 and 1,000 accounts, each account mapping the requested
  * model and one other (so most of the pool serves the request). Allocation counts are the machine-independent
- * figure (the thread's allocated bytes); time is only comparable within one run on one machine. Not a test:
+ * figure (the thread's allocated bytes); time is only comparable within one run on one machine. A plan ranks its
+ * failover tail only when it is read, so bytes are given for a plan whose first candidate is read (a request
+ * answered at once) and for one read whole (failover through every route, a preview). Not a test:
  * {@code bench/selection-cost.sh} runs it from the test classes.
  */
 public final class SelectionCost {
@@ -32,8 +35,9 @@ public final class SelectionCost {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         SelectionPipeline pipeline = new SelectionPipeline();
         SelectionRequest request = SelectionRequest.of(EndpointFamily.CHAT_COMPLETIONS, MODEL);
-        System.out.println("| accounts | ns per plan | bytes allocated per plan | candidates | rejections |");
-        System.out.println("|---:|---:|---:|---:|---:|");
+        System.out.println("| accounts | ns per plan | bytes per plan (first candidate read) "
+                + "| bytes per plan read whole | candidates | rejections |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|");
         for (int size : new int[] {4, 50, 200, 1000}) {
             List<Account> pool = pool(size);
             SeededRandom random = new SeededRandom(1);
@@ -41,17 +45,39 @@ public final class SelectionCost {
             Plan last = null;
             for (int i = 0; i < perSize; i++) { // warm-up: let the JIT settle on this size
                 last = pipeline.plan(request, pool, Map.of(), NOW, random);
+                sink += last.candidates().get(0).accountId() + readWhole(last);
             }
+            // what a request answered by its first candidate costs: the plan and its first place
             long bytes0 = threads.getCurrentThreadAllocatedBytes();
             long t0 = System.nanoTime();
             for (int i = 0; i < perSize; i++) {
                 last = pipeline.plan(request, pool, Map.of(), NOW, random);
+                sink += last.candidates().get(0).accountId();
             }
             long nanos = System.nanoTime() - t0;
             long bytes = threads.getCurrentThreadAllocatedBytes() - bytes0;
-            System.out.printf("| %d | %,d | %,d | %d | %d |%n", size, nanos / perSize, bytes / perSize,
-                    last.candidates().size(), last.rejections().size());
+            // the same with every candidate read (a request failing over through the whole pool, a preview)
+            long wholeBytes0 = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < perSize; i++) {
+                sink += readWhole(pipeline.plan(request, pool, Map.of(), NOW, random));
+            }
+            long wholeBytes = threads.getCurrentThreadAllocatedBytes() - wholeBytes0;
+            System.out.printf("| %d | %,d | %,d | %,d | %d | %d |%n", size, nanos / perSize, bytes / perSize,
+                    wholeBytes / perSize, last.candidates().size(), last.rejections().size());
         }
+        if (sink == 42) {
+            System.out.println(); // keeps the reads from being optimised away
+        }
+    }
+
+    private static long sink;
+
+    private static long readWhole(Plan plan) {
+        long sum = 0;
+        for (Candidate c : plan.candidates()) {
+            sum += c.accountId();
+        }
+        return sum;
     }
 
     private static List<Account> pool(int size) {

@@ -25,6 +25,12 @@ public record KeyUsage(Map<LimitKind, Map<Long, Long>> synced, Map<LimitKind, Ma
         return synced(kind, now) + unsynced(kind, now);
     }
 
+    /** The oldest bucket inside the window with a count in either map, {@code Long.MAX_VALUE} when none has one. */
+    public long oldestLiveBucket(LimitKind kind, Instant now) {
+        return Math.min(RollingCount.oldestCounted(kind.window(), synced.getOrDefault(kind, Map.of()), now),
+                RollingCount.oldestCounted(kind.window(), unsynced.getOrDefault(kind, Map.of()), now));
+    }
+
     /** Both counts of {@code kind} added up per bucket. */
     public Map<Long, Long> merged(LimitKind kind) {
         Map<Long, Long> out = new HashMap<>(synced.getOrDefault(kind, Map.of()));

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -34,14 +33,17 @@ public final class LimitCheck {
             .comparingDouble((Headroom h) -> (double) h.remaining() / h.limit())
             .thenComparing(Headroom::kind);
 
+    /** {@link LimitKind#values()} once: it copies the array on every call, and this runs on every request. */
+    private static final LimitKind[] KINDS = LimitKind.values();
+
     private LimitCheck() {
     }
 
     /** One more request now: refused by the limit that keeps it waiting longest, or admitted (in the headroom). */
     public static Verdict admit(KeyLimits limits, KeyUsage usage, LongUnaryOperator share, Instant now) {
         Headroom refused = null;
-        List<Headroom> after = new ArrayList<>();
-        for (LimitKind kind : LimitKind.values()) {
+        Headroom tightest = null;
+        for (LimitKind kind : KINDS) {
             Long limit = limits.limit(kind);
             if (limit == null) {
                 continue;
@@ -50,12 +52,13 @@ public final class LimitCheck {
             if (wait != null && (refused == null || wait.resetSeconds() > refused.resetSeconds())) {
                 refused = wait;
             }
-            after.add(withThisRequest(kind, limit, usage, share, now));
+            Headroom after = withThisRequest(kind, limit, usage, share, now);
+            tightest = tightest == null || TIGHTEST.compare(after, tightest) < 0 ? after : tightest;
         }
         if (refused != null) {
             return new Verdict(refused.kind(), refused.resetSeconds(), refused);
         }
-        return new Verdict(null, 0, after.stream().min(TIGHTEST).orElse(null));
+        return new Verdict(null, 0, tightest);
     }
 
     /** Every limit the key has, as used now (nothing counted for a new request): what /my shows. */
@@ -96,17 +99,22 @@ public final class LimitCheck {
         return null;
     }
 
+    /**
+     * The headroom once this request counts. N-8: read from both counts in place — copying a window's buckets
+     * (up to 61 boxed entries per limit, and a sorted copy of them) on every admitted request cost ~KBs per limit.
+     */
     private static Headroom withThisRequest(LimitKind kind, long limit, KeyUsage usage, LongUnaryOperator share,
             Instant now) {
         if (kind == LimitKind.CONCURRENT) {
             return new Headroom(kind, share.applyAsLong(limit), usage.inFlight() + 1L, 0);
         }
-        Map<Long, Long> merged = usage.merged(kind);
         long used = usage.total(kind, now);
+        long oldest = usage.oldestLiveBucket(kind, now);
         if (kind == LimitKind.REQUESTS) {
-            merged.merge(RollingCount.bucket(kind.window(), now), 1L, Long::sum);
             used++;
+            oldest = Math.min(oldest, RollingCount.bucket(kind.window(), now)); // this request's own bucket
         }
-        return new Headroom(kind, limit, used, RollingCount.secondsUntilOldestLeaves(kind.window(), merged, now));
+        long reset = oldest == Long.MAX_VALUE ? 0 : RollingCount.secondsUntilLeaves(kind.window(), oldest, now);
+        return new Headroom(kind, limit, used, reset);
     }
 }

@@ -20,7 +20,8 @@ public record Plan(
         List<Rejection> rejections) {
 
     public Plan {
-        candidates = List.copyOf(candidates);
+        // N-10: a lazy ranking stays lazy (it is unmodifiable); anything else is copied
+        candidates = candidates instanceof LazyRanking ? candidates : List.copyOf(candidates);
         rejections = List.copyOf(rejections);
     }
 
@@ -45,6 +46,19 @@ public record Plan(
             return this;
         }
         return new Plan(error, retryAfter, reason, candidates.subList(0, maxAttempts), rejections);
+    }
+
+    /** Whether an account is among the planned candidates; ranks no failover tail (N-10). */
+    public boolean hasCandidate(long accountId) {
+        if (candidates instanceof LazyRanking lazy) {
+            return lazy.route(accountId) != null;
+        }
+        for (Candidate c : candidates) {
+            if (c.accountId() == accountId) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -1,6 +1,10 @@
 package dev.detour.core.selection;
 
+import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.account.Protocols;
+import dev.detour.core.keys.KeyStrategy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -9,6 +13,7 @@ import java.util.TreeMap;
  * S-3 {@code priority}, the default: tiers by priority ascending (lower number first); a tier of
  * one is {@code selected_priority}; a larger tier is ordered by the S-4 weighted pick
  * ({@link TierPick}, {@code selected_weighted}), whose draws depend on the seed, not on pool order.
+ * A plan ranks it lazily ({@link #ranking}): the first tier's shortlist at once, the rest as it is read.
  */
 public final class PriorityStrategy implements Strategy {
     public static final PriorityStrategy INSTANCE = new PriorityStrategy();
@@ -26,10 +31,107 @@ public final class PriorityStrategy implements Strategy {
         return ranked;
     }
 
+    /**
+     * N-10: the same order as {@link #rank} with B-1's native-first, ranked as the attempt loop reads it —
+     * a pool of 200 accounts costs a plan the weights of its first tier and five draws, not a sort of the pool.
+     */
+    @Override
+    public List<Candidate> ranking(List<Route> eligible, RankingContext context) {
+        return LazyRanking.of(eligible, new Tiers(eligible, context));
+    }
+
     private static List<Candidate> orderTier(List<Route> tier, RankingContext context) {
         if (tier.size() == 1) {
             return List.of(Candidate.of(tier.get(0), null, ReasonCode.SELECTED_PRIORITY));
         }
         return RouteOrder.label(TierPick.order(tier, context), ReasonCode.SELECTED_WEIGHTED);
+    }
+
+    /** The tiers in priority order, each ranked when reached; a tier larger than the shortlist in two pieces. */
+    private static final class Tiers implements LazyRanking.Pieces {
+        private final List<Route> eligible;
+        private final RankingContext context;
+        private final int[] priorities;
+        private int nextTier;
+        /** The current tier, when its failover tail is still to be ranked. */
+        private TierPick.Ranking unfinished;
+
+        Tiers(List<Route> eligible, RankingContext context) {
+            this.eligible = eligible;
+            this.context = context;
+            this.priorities = priorities(eligible);
+        }
+
+        @Override
+        public void next(List<Candidate> out) {
+            if (unfinished != null) {
+                label(unfinished.failover(), out);
+                unfinished = null;
+                return;
+            }
+            List<Route> tier = tier(priorities[nextTier++]);
+            if (tier.size() == 1 || mixesBridged(tier)) {
+                // B-1 orders a mixed tier as a whole: its native routes may lie beyond the shortlist
+                out.addAll(NativeFirst.apply(orderTier(tier, context), context.request().family(),
+                        context.policy().strategy()));
+                return;
+            }
+            TierPick.Ranking ranking = new TierPick.Ranking(tier, context);
+            label(ranking.shortlist(), out);
+            if (tier.size() > TierPick.SHORTLIST) {
+                unfinished = ranking;
+            }
+        }
+
+        private List<Route> tier(int priority) {
+            List<Route> tier = new ArrayList<>();
+            for (Route route : eligible) {
+                if (route.account().priority() == priority) {
+                    tier.add(route);
+                }
+            }
+            return tier;
+        }
+
+        /** Whether B-1 could reorder the tier: a conversational request, not manual, native and bridged routes. */
+        private boolean mixesBridged(List<Route> tier) {
+            EndpointFamily client = context.request().family();
+            if (context.policy().strategy() == KeyStrategy.MANUAL || !Protocols.conversational(client)) {
+                return false;
+            }
+            boolean bridged = Protocols.bridged(tier.get(0).account(), client);
+            for (Route route : tier) {
+                if (Protocols.bridged(route.account(), client) != bridged) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static void label(List<Route> routes, List<Candidate> out) {
+            for (Route route : routes) {
+                out.add(Candidate.of(route, null, ReasonCode.SELECTED_WEIGHTED));
+            }
+        }
+
+        /** The distinct priorities, ascending (a pool has a handful; no map per request). */
+        private static int[] priorities(List<Route> eligible) {
+            int[] seen = new int[4];
+            int count = 0;
+            for (Route route : eligible) {
+                int priority = route.account().priority();
+                int at = Arrays.binarySearch(seen, 0, count, priority);
+                if (at < 0) {
+                    if (count == seen.length) {
+                        seen = Arrays.copyOf(seen, count * 2);
+                    }
+                    int insert = -at - 1;
+                    System.arraycopy(seen, insert, seen, insert + 1, count - insert);
+                    seen[insert] = priority;
+                    count++;
+                }
+            }
+            return Arrays.copyOf(seen, count);
+        }
     }
 }

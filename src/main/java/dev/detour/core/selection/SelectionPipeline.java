@@ -47,8 +47,7 @@ public final class SelectionPipeline {
         if (!partition.eligible().isEmpty()) {
             Strategy strategy = strategies.apply(request.keyPolicy().strategy());
             RankingContext context = new RankingContext(request, now, random);
-            List<Candidate> ranked = SessionAffinity.apply(NativeFirst.apply(strategy.rank(partition.eligible(),
-                    context), request.family(), request.keyPolicy().strategy()), context);
+            List<Candidate> ranked = SessionAffinity.apply(strategy.ranking(partition.eligible(), context), context);
             partition.cooling().forEach(c -> rejections.add(c.rejection()));
             return Plan.selected(ranked, rejections);
         }

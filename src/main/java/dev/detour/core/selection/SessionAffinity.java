@@ -18,29 +18,35 @@ final class SessionAffinity {
 
     static List<Candidate> apply(List<Candidate> ranked, RankingContext context) {
         Long sticky = context.request().stickyAccountId();
-        int index = indexOf(ranked, sticky);
-        if (index < 0) {
+        if (sticky == null) {
+            return ranked;
+        }
+        // a lazy ranking finds the bound route among the eligible ones without ranking the tail (N-10)
+        LazyRanking lazy = ranked instanceof LazyRanking l ? l : null;
+        int index = lazy == null ? indexOf(ranked, sticky) : -1;
+        Route bound = lazy != null ? lazy.route(sticky) : index < 0 ? null : ranked.get(index).route();
+        if (bound == null) {
             return ranked;
         }
         ReasonCode kept = switch (context.policy().strategy()) {
             case PRIORITY -> ReasonCode.KEPT_SESSION_AFFINITY;
-            case PRICE, BALANCED -> withinPremium(ranked, ranked.get(index), context)
-                    ? ReasonCode.KEPT_CACHE_AFFINITY : null;
+            case PRICE, BALANCED -> withinPremium(ranked, bound, context) ? ReasonCode.KEPT_CACHE_AFFINITY : null;
             case STABILITY, LATENCY, MANUAL -> null;
         };
         if (kept == null) {
             return ranked;
         }
+        Candidate lifted = Candidate.of(bound, null, kept);
+        if (lazy != null) {
+            return lazy.withFirst(lifted);
+        }
         List<Candidate> reordered = new ArrayList<>(ranked);
-        Candidate bound = reordered.remove(index);
-        reordered.add(0, Candidate.of(bound.route(), null, kept));
+        reordered.remove(index);
+        reordered.add(0, lifted);
         return reordered;
     }
 
-    private static int indexOf(List<Candidate> ranked, Long accountId) {
-        if (accountId == null) {
-            return -1;
-        }
+    private static int indexOf(List<Candidate> ranked, long accountId) {
         for (int i = 0; i < ranked.size(); i++) {
             if (ranked.get(i).accountId() == accountId) {
                 return i;
@@ -49,9 +55,9 @@ final class SessionAffinity {
         return -1;
     }
 
-    private static boolean withinPremium(List<Candidate> ranked, Candidate bound, RankingContext context) {
+    private static boolean withinPremium(List<Candidate> ranked, Route bound, RankingContext context) {
         PricePoint cheapest = ranked.stream().map(c -> context.price(c.route())).min(PricePoint::compareTo)
                 .orElseThrow();
-        return context.price(bound.route()).withinPremiumOf(cheapest, context.policy().affinityPremiumPct());
+        return context.price(bound).withinPremiumOf(cheapest, context.policy().affinityPremiumPct());
     }
 }

@@ -34,31 +34,74 @@ final class TierPick {
     }
 
     static List<Route> order(List<Route> tier, RankingContext context) {
-        Weighted[] byWeight = weighted(tier, context);
-        Arrays.sort(byWeight, Weighted.HEAVIEST_FIRST);
-        int shortlisted = Math.min(SHORTLIST, byWeight.length);
-        List<Weighted> fresh = new ArrayList<>(shortlisted);
-        List<Route> recent = new ArrayList<>(0);
-        Duration gap = context.settings().minPickGap();
-        for (int i = 0; i < shortlisted; i++) {
-            Route route = byWeight[i].route();
-            Instant last = context.lastUse(route);
-            if (last != null && context.now().isBefore(last.plus(gap))) {
-                recent.add(route);
-            } else {
-                fresh.add(byWeight[i]);
+        Ranking ranking = new Ranking(tier, context);
+        List<Route> ordered = new ArrayList<>(tier.size());
+        ordered.addAll(ranking.shortlist());
+        ordered.addAll(ranking.failover());
+        return ordered;
+    }
+
+    /**
+     * One tier's S-4 order in two parts, so a plan ranks only what the attempt loop reaches (N-10): the
+     * shortlist (the five heaviest, put in their weighted random order: the only draws) and then, asked
+     * for only when the loop gets past the shortlist, the failover tail sorted by weight. Together they are
+     * exactly {@link #order}: the five heaviest are picked out without sorting the rest, and the comparator is
+     * total (ties by account id), so sorting the rest later gives the same places.
+     */
+    static final class Ranking {
+        private final Weighted[] byWeight;
+        private final int shortlisted;
+        private final RankingContext context;
+
+        Ranking(List<Route> tier, RankingContext context) {
+            this.context = context;
+            this.byWeight = weighted(tier, context);
+            this.shortlisted = Math.min(SHORTLIST, byWeight.length);
+            for (int i = 0; i < shortlisted; i++) { // a partial selection: the i-th heaviest into place i
+                int heaviest = i;
+                for (int j = i + 1; j < byWeight.length; j++) {
+                    if (Weighted.HEAVIEST_FIRST.compare(byWeight[j], byWeight[heaviest]) < 0) {
+                        heaviest = j;
+                    }
+                }
+                Weighted swap = byWeight[i];
+                byWeight[i] = byWeight[heaviest];
+                byWeight[heaviest] = swap;
             }
         }
-        recent.sort(Comparator.comparing(context::lastUse).thenComparingLong(r -> r.account().id()));
-        List<Route> ordered = new ArrayList<>(byWeight.length);
-        for (Weighted w : WeightedOrder.order(fresh, Weighted::weight, context.random())) {
-            ordered.add(w.route());
+
+        /** The shortlist in its S-4 order: fresh ones by weighted draw, then the recently used by last use. */
+        List<Route> shortlist() {
+            List<Weighted> fresh = new ArrayList<>(shortlisted);
+            List<Route> recent = new ArrayList<>(0);
+            Duration gap = context.settings().minPickGap();
+            for (int i = 0; i < shortlisted; i++) {
+                Route route = byWeight[i].route();
+                Instant last = context.lastUse(route);
+                if (last != null && context.now().isBefore(last.plus(gap))) {
+                    recent.add(route);
+                } else {
+                    fresh.add(byWeight[i]);
+                }
+            }
+            recent.sort(Comparator.comparing(context::lastUse).thenComparingLong(r -> r.account().id()));
+            List<Route> ordered = new ArrayList<>(shortlisted);
+            for (Weighted w : WeightedOrder.order(fresh, Weighted::weight, context.random())) {
+                ordered.add(w.route());
+            }
+            ordered.addAll(recent);
+            return ordered;
         }
-        ordered.addAll(recent);
-        for (int i = shortlisted; i < byWeight.length; i++) {
-            ordered.add(byWeight[i].route());
+
+        /** The accounts beyond the shortlist, heaviest first: failover only. */
+        List<Route> failover() {
+            Arrays.sort(byWeight, shortlisted, byWeight.length, Weighted.HEAVIEST_FIRST);
+            List<Route> rest = new ArrayList<>(byWeight.length - shortlisted);
+            for (int i = shortlisted; i < byWeight.length; i++) {
+                rest.add(byWeight[i].route());
+            }
+            return rest;
         }
-        return ordered;
     }
 
     /** The S-4 weight of every account of the tier, by account id. */

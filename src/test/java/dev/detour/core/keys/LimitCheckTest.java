@@ -28,6 +28,22 @@ class LimitCheckTest {
     }
 
     @Test
+    void anAdmittedRequestsResetIsWhenTheOldestCountOfTheSharedOrThisInstancesCountLeaves() {
+        KeyLimits limits = new KeyLimits(100L, null, null, Map.of());
+        Map<LimitKind, Map<Long, Long>> older = buckets(LimitKind.REQUESTS, T0, 4);
+        Map<LimitKind, Map<Long, Long>> newer = buckets(LimitKind.REQUESTS, T0.plusSeconds(30), 2);
+        Instant now = T0.plusSeconds(40);
+        LimitCheck.Headroom expected = new LimitCheck.Headroom(LimitKind.REQUESTS, 100, 7, 21); // T0's second: at +61
+        assertEquals(expected, LimitCheck.admit(limits, new KeyUsage(older, newer, 0), ALONE, now).tightest());
+        assertEquals(expected, LimitCheck.admit(limits, new KeyUsage(newer, older, 0), ALONE, now).tightest());
+        assertEquals(new LimitCheck.Headroom(LimitKind.REQUESTS, 100, 1, 61),
+                LimitCheck.admit(limits, KeyUsage.NONE, ALONE, now).tightest(), "only this request: its own second");
+        KeyLimits daily = new KeyLimits(null, null, null, Map.of(LimitWindow.DAY, 100L));
+        assertEquals(new LimitCheck.Headroom(LimitKind.SPEND_DAY, 100, 0, 0),
+                LimitCheck.admit(daily, KeyUsage.NONE, ALONE, now).tightest(), "no spend yet: nothing to leave");
+    }
+
+    @Test
     void theRequestsPerMinuteRefuseUntilTheOldestRequestsLeaveTheMinute() {
         KeyLimits limits = new KeyLimits(5L, null, null, Map.of());
         KeyUsage used = usage(LimitKind.REQUESTS, T0, 5);
