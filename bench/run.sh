@@ -687,7 +687,10 @@ main() {
     DETOUR_FAIL="skipped (BENCH_DETOUR=0)"
   fi
   if [[ -n "$DETOUR_KEY" && -z "$DETOUR_FAIL" ]]; then
-    put meta.detour_status "measured: 4 accounts per upstream in one group, one key, cooldowns on, embedded MariaDB in a temp dir"
+    local pool="" bridged=""
+    [[ "$EXTRA" != 1 ]] || pool="; the $POOL_ACCOUNTS-account pool in a group and key of its own"
+    [[ "$EXTRA" != 1 && "$FEATURES" != 1 ]] || bridged=", 4 Anthropic and 4 Chat-only accounts for Messages (native and bridged)"
+    put meta.detour_status "measured: 4 accounts per upstream$bridged in one group with its key$pool; cooldowns on, embedded MariaDB in a temp dir"
   else
     DETOUR_KEY=""
     put meta.detour_status "not measured — $DETOUR_FAIL"
