@@ -4,9 +4,13 @@
 #     bench/run.sh
 #
 # Measures, in one run and on loopback, the same requests sent direct to the upstream, through
-# nginx proxy_pass and through Detour: latency at concurrency 1 (legs alternating), throughput at
-# concurrency 16 (wrk), streaming TTFT and frame gaps, and concurrent streams held (with Detour's
-# heap). Writes bench/results.md and prints it. Every process it starts is stopped on exit.
+# nginx proxy_pass, through the Portkey gateway (npm, when it can be had) and through Detour: latency at
+# concurrency 1 (legs alternating), throughput at concurrency 16 (wrk), streaming TTFT and frame gaps, and
+# concurrent streams held (with Detour's heap); and, beside them, Detour's second-wave legs: a Messages
+# request served natively vs through the bridge (N-9/B-7), 32 KiB and 256 KiB request bodies (N-9), a
+# 200-account pool vs the 4-account one (N-10). Detour runs with limits on its keys, an alert channel and
+# bridged accounts in its pool (N-8). Writes bench/results.md and prints it. Every process it starts is
+# stopped on exit.
 # What each figure means: bench/README.md. Knobs (environment):
 #
 #   BENCH_JAVA_HOME         JDK that runs Detour (default: Java 17; temurin-25 = virtual threads)
@@ -23,6 +27,13 @@
 #   BENCH_HOLD_STREAMS / BENCH_HOLD_RAMP_MS / BENCH_HOLD_MS  held streams (1000 / 2000 / 10000)
 #   BENCH_HOLD_WARMUP_SLICE / _MIN / _MAX   hold warm-up: unmeasured holds of 5,000 ms per leg, at least
 #                                           4, until steady by streams completed, same rule (≤ 12)
+#   BENCH_FEATURES=0        Detour without the second-wave features (no key limits, no alert channel, no
+#                           bridged accounts); default on (N-8)
+#   BENCH_EXTRA=0           skip the second-wave legs (bridged vs native, body sizes, the big pool)
+#   BENCH_BODY_SIZES        request body legs in KiB (default "32 256"; empty: none)
+#   BENCH_POOL_ACCOUNTS     accounts of the big pool (200); BENCH_POOL_SERVING of them map the model (190)
+#   BENCH_PORTKEY=0         skip the Portkey peer; BENCH_PORTKEY_VERSION pins it (1.15.2), installed with npm
+#                           into target/bench-peers (kept between runs)
 #   BENCH_KEEP=1            keep the work directory (logs, nginx.conf, Detour data) after the run
 set -euo pipefail
 
@@ -53,6 +64,14 @@ HOLD_MS="${BENCH_HOLD_MS:-10000}"
 HOLD_WARMUP_SLICE="${BENCH_HOLD_WARMUP_SLICE:-5000}"
 HOLD_WARMUP_MIN="${BENCH_HOLD_WARMUP_MIN:-4}"
 HOLD_WARMUP_MAX="${BENCH_HOLD_WARMUP_MAX:-12}"
+FEATURES="${BENCH_FEATURES:-1}"
+EXTRA="${BENCH_EXTRA:-1}"
+BODY_SIZES="${BENCH_BODY_SIZES-32 256}"
+POOL_ACCOUNTS="${BENCH_POOL_ACCOUNTS:-200}"
+POOL_SERVING="${BENCH_POOL_SERVING:-$((POOL_ACCOUNTS * 19 / 20))}"
+RUN_PORTKEY="${BENCH_PORTKEY:-1}"
+PORTKEY_VERSION="${BENCH_PORTKEY_VERSION:-1.15.2}"
+PEERS="$ROOT/target/bench-peers"
 JAR="$ROOT/target/detour.jar"
 HDR_JAR="$HOME/.m2/repository/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar"
 
@@ -65,6 +84,10 @@ PIDS=()
 DETOUR_PID=""
 DETOUR_FAIL=""
 DETOUR_KEY=""
+POOL_KEY=""
+PORTKEY_UP=""
+PORTKEY_HEADERS=""
+PORTKEY_STATUS=""
 
 log() { echo "[bench $(date +%T)] $*" >&2; }
 die() { log "ERROR: $*"; exit 2; }
@@ -163,6 +186,8 @@ record_meta() {
   put meta.detour_flags "$DETOUR_FLAGS"
   put meta.hold_warmup_ms "$HOLD_WARMUP_SLICE"
   put meta.nginx "$(nginx -v 2>&1 | sed 's/^nginx version: //')"
+  put meta.pool_accounts "$POOL_ACCOUNTS"
+  put meta.pool_serving "$POOL_SERVING"
   put meta.wrk "wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}')"
 }
 
@@ -175,8 +200,9 @@ start_fake_upstream() {
 }
 
 write_nginx_conf() {
-  local json user_line=""
+  local json messages_json user_line=""
   json="$(fake bench-json)"
+  messages_json="$(fake bench-messages-json)"
   [[ "$(id -u)" == 0 ]] && user_line="user root;"
   mkdir -p "$WORK/nginx/tmp"
   cat >"$WORK/nginx/nginx.conf" <<EOF
@@ -195,12 +221,21 @@ http {
   scgi_temp_path $WORK/nginx/tmp/scgi;
   keepalive_requests 1000000;
   keepalive_timeout 300s;
+  # the long-context legs (N-9): bodies stay in memory, as Detour keeps them
+  client_max_body_size 32m;
+  client_body_buffer_size 512k;
   upstream static_json { server 127.0.0.1:$P_STATIC; keepalive 64; keepalive_requests 1000000; }
   upstream fake_stream { server 127.0.0.1:$P_FAKE; keepalive 1024; keepalive_requests 1000000; }
-  # the fast loopback upstream: a fixed chat completion, POST accepted
+  # the fast loopback upstream: a fixed chat completion (and a Messages answer), POST accepted
   server {
     listen 127.0.0.1:$P_STATIC;
     location = /v1/chat/completions { default_type application/json; return 200 '$json'; }
+    location = /v1/messages { default_type application/json; return 200 '$messages_json'; }
+  }
+  # where Detour's alert channel posts (N-8: alerts configured)
+  server {
+    listen 127.0.0.1:$P_SINK;
+    location / { return 204; }
   }
   # nginx proxy_pass leg for buffered requests
   server {
@@ -284,10 +319,58 @@ admin() { # method path json → sets API_STATUS, API_BODY
   [[ "$API_STATUS" == 2?? ]] || detour_fail "$1 $2 answered HTTP $API_STATUS: ${API_BODY:-<empty>} — this Detour build does not have the admin API / proxy yet"
 }
 
-account_json() { # name port model
-  echo "{\"name\":\"$1\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"http://127.0.0.1:$2\",
-    \"api_key\":\"sk-bench-$1-0001\",\"model_mappings\":[{\"from\":\"$3\",\"to\":\"$3\"}],\"priority\":0,
-    \"weight\":10,\"enabled\":true,\"failure_policy\":{\"cooldown_enabled\":true}}"
+account_json() { # name port model [group] [platform] [more JSON members] [second model]
+  local mappings="{\"from\":\"$3\",\"to\":\"$3\"}"
+  [[ -z "${7:-}" ]] || mappings="$mappings,{\"from\":\"$7\",\"to\":\"$7\"}"
+  echo "{\"name\":\"$1\",\"group\":\"${4:-bench}\",\"platform\":\"${5:-openai}\",\"base_url\":\"http://127.0.0.1:$2\",
+    \"api_key\":\"sk-bench-$1-0001\",\"model_mappings\":[$mappings],\"priority\":0,
+    \"weight\":10,\"enabled\":true,\"failure_policy\":{\"cooldown_enabled\":true}${6:+,$6}}"
+}
+
+# N-8: limits on the key high enough never to refuse (each is still counted and checked per request)
+key_json() { # name group
+  local limits=""
+  [[ "$FEATURES" != 1 ]] || limits=',"rpm_limit":1000000000,"tpm_limit":1000000000000,"concurrency_limit":100000,
+    "spend_windows":{"5h":1000000000000000,"day":1000000000000000}'
+  echo "{\"name\":\"$1\",\"groups\":{\"include_future\":false,\"include\":[\"$2\"]}$limits}"
+}
+
+new_key() { # name group → echoes the dtr- key
+  admin POST /admin/api/keys "$(key_json "$1" "$2")" || return 1
+  grep -o '"key" *: *"dtr-[^"]*"' "$WORK/api.out" | sed 's/.*"\(dtr-[^"]*\)"/\1/'
+}
+
+# Bridging (N-9/B-7): a Messages request's model served by accounts speaking Messages (native) and by
+# Chat-only accounts (bridged), buffered on nginx's static server and streamed by the fake
+provision_bridged() {
+  local n chat_only='"protocols":["chat_completions"]'
+  for n in 1 2 3 4; do
+    admin POST /admin/api/accounts "$(account_json "msg-native-$n" "$P_STATIC" bench-msg bench anthropic)" || return 1
+    admin POST /admin/api/accounts "$(account_json "msg-bridged-$n" "$P_STATIC" bench-msg-bridged bench openai "$chat_only")" || return 1
+  done
+  admin POST /admin/api/accounts "$(account_json msg-stream-native "$P_FAKE" bench-msg-stream bench anthropic)" || return 1
+  admin POST /admin/api/accounts "$(account_json msg-stream-bridged "$P_FAKE" bench-msg-stream-bridged bench openai "$chat_only")"
+}
+
+# N-8: an alert channel on every event, posting to nginx's sink
+provision_alerts() {
+  admin POST /admin/api/alerts/channels "{\"name\":\"bench-sink\",\"kind\":\"webhook\",\"url\":\"http://127.0.0.1:$P_SINK/alert\"}"
+}
+
+# N-10: a pool of POOL_ACCOUNTS accounts in a group (and key) of its own, POOL_SERVING of them mapping
+# bench-json-pool and one other model, the rest two other models
+provision_pool() {
+  local n
+  log "provisioning the $POOL_ACCOUNTS-account pool ($POOL_SERVING serve bench-json-pool)"
+  admin POST /admin/api/groups '{"name":"bench-pool","ratio_ppm":1000000,"color":"#10b981"}' || return 1
+  for ((n = 1; n <= POOL_ACCOUNTS; n++)); do
+    if ((n <= POOL_SERVING)); then
+      admin POST /admin/api/accounts "$(account_json "pool-$n" "$P_STATIC" bench-json-pool bench-pool openai "" "other-$n")" || return 1
+    else
+      admin POST /admin/api/accounts "$(account_json "pool-$n" "$P_STATIC" "other-$n" bench-pool openai "" "other-b-$n")" || return 1
+    fi
+  done
+  POOL_KEY="$(new_key bench-pool bench-pool)" && [[ -n "$POOL_KEY" ]] || detour_fail "no key for the pool: $API_BODY"
 }
 
 provision_detour() {
@@ -297,9 +380,17 @@ provision_detour() {
     admin POST /admin/api/accounts "$(account_json "json-$n" "$P_STATIC" bench-json)" || return 1
     admin POST /admin/api/accounts "$(account_json "stream-$n" "$P_FAKE" bench-stream)" || return 1
   done
-  admin POST /admin/api/keys '{"name":"bench"}' || return 1
-  DETOUR_KEY="$(grep -o '"key" *: *"dtr-[^"]*"' "$WORK/api.out" | sed 's/.*"\(dtr-[^"]*\)"/\1/')"
+  if [[ "$FEATURES" == 1 || "$EXTRA" == 1 ]]; then provision_bridged || return 1; fi
+  if [[ "$FEATURES" == 1 ]]; then provision_alerts || return 1; fi
+  if [[ "$EXTRA" == 1 ]]; then provision_pool || return 1; fi
+  DETOUR_KEY="$(new_key bench bench)"
   [[ -n "$DETOUR_KEY" ]] || detour_fail "POST /admin/api/keys returned no dtr- key: $API_BODY"
+}
+
+features_line() {
+  if [[ "$FEATURES" != 1 ]]; then echo "off (BENCH_FEATURES=0)"; return; fi
+  echo "limits on every bench key (rpm, tpm, concurrency, 5 h and day spend; high enough never to refuse), an alert" \
+    "channel (webhook to a local sink, every event), bridged accounts in the pool (Chat-only accounts serving Messages)"
 }
 
 smoke_detour() {
@@ -310,7 +401,29 @@ smoke_detour() {
     || { detour_fail "a chat completion through Detour answered HTTP $status: $(head -c 300 "$WORK/smoke.out")"; return 1; }
   frames="$(curl -sSN -X POST -H "Authorization: Bearer $DETOUR_KEY" -H 'Content-Type: application/json' \
     -d '{"model":"bench-stream","stream":true,"messages":[{"role":"user","content":"hi"}]}' "$url" | grep -c '^data:' || true)"
-  [[ "$frames" == 66 ]] || detour_fail "a stream through Detour delivered $frames of 66 data frames"
+  [[ "$frames" == 66 ]] || { detour_fail "a stream through Detour delivered $frames of 66 data frames"; return 1; }
+  [[ "$EXTRA" == 1 ]] || return 0
+  smoke_post "$DETOUR_KEY" /v1/messages "$(messages_body bench-msg-bridged)" '"text":"Hello from the bench upstream."' \
+    "a Messages request bridged to a Chat-only account" || return 1
+  smoke_post "$DETOUR_KEY" /v1/messages "$(messages_body bench-msg)" '"text":"Hello from the bench upstream."' \
+    "a Messages request served natively" || return 1
+  smoke_post "$POOL_KEY" /v1/chat/completions '{"model":"bench-json-pool","messages":[{"role":"user","content":"hi"}]}' \
+    'Hello from the bench upstream.' "a chat completion on the $POOL_ACCOUNTS-account pool" || return 1
+  frames="$(curl -sSN -X POST -H "Authorization: Bearer $DETOUR_KEY" -H 'Content-Type: application/json' \
+    -d "$(messages_body bench-msg-stream-bridged true)" "http://127.0.0.1:$P_DETOUR/v1/messages" | grep -c '"text":"w' || true)"
+  [[ "$frames" == 64 ]] || detour_fail "a bridged Messages stream through Detour delivered $frames of 64 text deltas"
+}
+
+messages_body() { # model [stream]
+  echo "{\"model\":\"$1\",\"max_tokens\":256,\"messages\":[{\"role\":\"user\",\"content\":\"Say hello.\"}],\"stream\":${2:-false}}"
+}
+
+smoke_post() { # bearer path body expected-substring what
+  local status
+  status="$(curl -sS -o "$WORK/smoke.out" -w '%{http_code}' -X POST -H "Authorization: Bearer $1" \
+    -H 'Content-Type: application/json' -d "$3" "http://127.0.0.1:$P_DETOUR$2" || echo 000)"
+  [[ "$status" == 200 ]] && grep -qF "$4" "$WORK/smoke.out" \
+    || detour_fail "$5 answered HTTP $status: $(head -c 300 "$WORK/smoke.out")"
 }
 
 setup_detour() {
@@ -329,10 +442,47 @@ full_gc() { "$DETOUR_JAVA_HOME/bin/jcmd" "$DETOUR_PID" GC.run >/dev/null 2>&1 ||
 
 # ---- measurements --------------------------------------------------------------------------------
 
-legs_json() { # latency/wrk legs: upstream is nginx's static JSON server
+legs_json() { # latency legs: upstream is nginx's static JSON server
   echo "direct=$P_STATIC nginx=$P_PROXY"
+  [[ -z "$PORTKEY_UP" ]] || echo "portkey=$P_PORTKEY=sk-bench-portkey==$PORTKEY_HEADERS"
   [[ -n "$DETOUR_KEY" ]] && echo "detour=$P_DETOUR=$DETOUR_KEY"
   true
+}
+
+# Throughput legs, one per line: name port bearer path body-file headers ("-" for none). The small
+# request first (direct, nginx, Portkey, Detour), then Detour's second-wave legs and the body sizes.
+tput_legs() {
+  local kib
+  echo "direct $P_STATIC - /v1/chat/completions - -"
+  echo "nginx $P_PROXY - /v1/chat/completions - -"
+  [[ -z "$PORTKEY_UP" ]] || echo "portkey $P_PORTKEY sk-bench-portkey /v1/chat/completions - $PORTKEY_HEADERS"
+  [[ -z "$DETOUR_KEY" ]] || echo "detour $P_DETOUR $DETOUR_KEY /v1/chat/completions - -"
+  [[ "$EXTRA" == 1 ]] || return 0
+  if [[ -n "$DETOUR_KEY" ]]; then
+    echo "detour-pool $P_DETOUR $POOL_KEY /v1/chat/completions $WORK/body-pool.json -"
+    echo "detour-msg $P_DETOUR $DETOUR_KEY /v1/messages $WORK/body-msg.json -"
+    echo "detour-msg-bridged $P_DETOUR $DETOUR_KEY /v1/messages $WORK/body-msg-bridged.json -"
+  fi
+  for kib in $BODY_SIZES; do
+    echo "direct-${kib}k $P_STATIC - /v1/chat/completions $WORK/body-${kib}k.json -"
+    echo "nginx-${kib}k $P_PROXY - /v1/chat/completions $WORK/body-${kib}k.json -"
+    [[ -z "$DETOUR_KEY" ]] || echo "detour-${kib}k $P_DETOUR $DETOUR_KEY /v1/chat/completions $WORK/body-${kib}k.json -"
+  done
+}
+
+# The bodies of the second-wave legs (N-9): a Messages request for the bridged pair, an agent's long
+# context of each size (Bench body), the small request on the big pool's model
+write_bodies() {
+  local kib
+  put meta.body.small_bytes "$(printf '%s' '{"model":"bench-json","messages":[{"role":"user","content":"Say hello."}],"stream":false}' | wc -c)"
+  [[ "$EXTRA" == 1 ]] || return 0
+  messages_body bench-msg | tr -d '\n' >"$WORK/body-msg.json"
+  messages_body bench-msg-bridged | tr -d '\n' >"$WORK/body-msg-bridged.json"
+  printf '%s' '{"model":"bench-json-pool","messages":[{"role":"user","content":"Say hello."}],"stream":false}' >"$WORK/body-pool.json"
+  for kib in $BODY_SIZES; do
+    bench body "$kib" bench-json >"$WORK/body-${kib}k.json"
+    put "meta.body.${kib}k_bytes" "$(wc -c <"$WORK/body-${kib}k.json")"
+  done
 }
 
 legs_stream() {
@@ -347,12 +497,18 @@ measure_latency() {
   bench latency bench-json "$WARMUP" "$ROUNDS" $(legs_json) >>"$RESULTS"
 }
 
-wrk_post() { # port bearer duration → wrk's output (post.lua's key=value lines included)
-  (cd "$ROOT/bench" && BENCH_BEARER="$2" wrk -t2 -c16 -d"$3" -s post.lua "http://127.0.0.1:$1/v1/chat/completions")
+wrk_post() { # "name port bearer path body-file headers" duration → wrk's output (post.lua's key=value lines included)
+  local name port bearer path body headers
+  read -r name port bearer path body headers <<<"$1"
+  [[ "$bearer" != - ]] || bearer=""
+  [[ "$body" != - ]] || body=""
+  [[ "$headers" != - ]] || headers=""
+  (cd "$ROOT/bench" && BENCH_BEARER="$bearer" BENCH_BODY_FILE="$body" BENCH_HEADERS="$headers" \
+    wrk -t2 -c16 -d"$2" -s post.lua "http://127.0.0.1:$port$path")
 }
 
-wrk_rps() { # port bearer seconds → requests per second of one wrk run
-  run_wrk "$1" "$2" "$3s" | cut -d' ' -f1
+wrk_rps() { # leg seconds → requests per second of one wrk run
+  run_wrk "$1" "$2s" | cut -d' ' -f1
 }
 
 # Unmeasured warm-up at the measured load, in slices, at least MIN of them, until the last three are
@@ -376,8 +532,8 @@ warm_until_steady() { # what leg min max command... (prints one figure per slice
   echo "$((slice > max ? max : slice))"
 }
 
-run_wrk() { # port bearer duration → one run: "rps requests errors p50_us p99_us" (rps 0 if wrk failed)
-  wrk_post "$1" "$2" "$3" | awk -F= '/^wrk\./ { v[$1] = $2 }
+run_wrk() { # leg duration → one run: "rps requests errors p50_us p99_us" (rps 0 if wrk failed)
+  wrk_post "$1" "$2" | awk -F= '/^wrk\./ { v[$1] = $2 }
     END { d = v["wrk.duration_us"]; printf "%.0f %d %d %d %d\n", (d > 0 ? v["wrk.requests"] / (d / 1e6) : 0),
           v["wrk.requests"], v["wrk.errors"], v["wrk.p50_us"], v["wrk.p99_us"] }'
 }
@@ -387,17 +543,17 @@ run_wrk() { # port bearer duration → one run: "rps requests errors p50_us p99_
 # leg, minutes apart, made the ratio a draw: nginx's own rate swings 22-34k req/s between consecutive
 # 10 s runs on this VM. Requests and errors are summed over the rounds; every round's rate is kept.
 measure_throughput() {
-  local legs=(direct nginx) ports=("$P_STATIC" "$P_PROXY") keys=("" "") i round slices rounds="$WORK/tput-rounds"
-  [[ -z "$DETOUR_KEY" ]] || { legs+=(detour); ports+=("$P_DETOUR"); keys+=("$DETOUR_KEY"); }
+  local legs i round slices rounds="$WORK/tput-rounds"
+  mapfile -t legs < <(tput_legs)
   for i in "${!legs[@]}"; do
-    slices="$(warm_until_steady throughput "${legs[i]}" "$WARMUP_MIN" "$WARMUP_MAX" wrk_rps "${ports[i]}" "${keys[i]}" "$WARMUP_SLICE")"
-    put "tput.${legs[i]}.warmup_s" "$((WARMUP_SLICE * slices))"
+    slices="$(warm_until_steady throughput "${legs[i]%% *}" "$WARMUP_MIN" "$WARMUP_MAX" wrk_rps "${legs[i]}" "$WARMUP_SLICE")"
+    put "tput.${legs[i]%% *}.warmup_s" "$((WARMUP_SLICE * slices))"
   done
   : >"$rounds"
   for ((round = 1; round <= WRK_ROUNDS; round++)); do
     for i in "${!legs[@]}"; do
-      log "throughput round $round of $WRK_ROUNDS: wrk -t2 -c16 -d$WRK_DURATION → ${legs[i]}"
-      echo "${legs[i]} $(run_wrk "${ports[i]}" "${keys[i]}" "$WRK_DURATION")" >>"$rounds"
+      log "throughput round $round of $WRK_ROUNDS: wrk -t2 -c16 -d$WRK_DURATION → ${legs[i]%% *}"
+      echo "${legs[i]%% *} $(run_wrk "${legs[i]}" "$WRK_DURATION")" >>"$rounds"
     done
   done
   awk '{ leg = $1; k = ++n[leg]; rps[leg, k] = $2; p50[leg, k] = $5; p99[leg, k] = $6
@@ -419,6 +575,52 @@ measure_streams() {
   log "streams at concurrency 1, legs alternating ($STREAM_WARMUP warm-up + $STREAM_ROUNDS per leg)"
   # shellcheck disable=SC2046
   bench streams "$STREAM_WARMUP" "$STREAM_ROUNDS" $(legs_stream) >>"$RESULTS"
+  [[ "$EXTRA" == 1 && -n "$DETOUR_KEY" ]] || return 0
+  log "Messages streams at concurrency 1: the fake direct, Detour native, Detour bridged to Chat (N-9)"
+  bench streams-messages "$STREAM_WARMUP" "$STREAM_ROUNDS" "direct-msg=$P_FAKE==bench-msg-stream" \
+    "detour-msg=$P_DETOUR=$DETOUR_KEY=bench-msg-stream" "detour-msg-bridged=$P_DETOUR=$DETOUR_KEY=bench-msg-stream-bridged" \
+    >>"$RESULTS"
+}
+
+# ---- the Portkey gateway (item 6): installed from npm, pinned, pointed at the same upstream -------
+
+# Portkey is told by headers where to send a request: an OpenAI-shaped provider at a custom host
+portkey_headers() {
+  echo "x-portkey-provider:openai|x-portkey-custom-host:http://127.0.0.1:$P_STATIC/v1"
+}
+
+portkey_skipped() {
+  PORTKEY_STATUS="not measured — $1"
+  log "Portkey peer skipped: $1"
+  return 1
+}
+
+start_portkey() {
+  local dir="$PEERS/portkey-$PORTKEY_VERSION" entry status
+  [[ "$RUN_PORTKEY" == 1 ]] || { portkey_skipped "BENCH_PORTKEY=0"; return 1; }
+  command -v node >/dev/null && command -v npm >/dev/null || { portkey_skipped "no node/npm on PATH"; return 1; }
+  if [[ ! -f "$dir/node_modules/@portkey-ai/gateway/package.json" ]]; then
+    log "installing @portkey-ai/gateway@$PORTKEY_VERSION with npm into $dir"
+    mkdir -p "$dir"
+    (cd "$dir" && timeout 600 npm install --no-audit --no-fund --no-save --ignore-scripts --loglevel=error \
+      "@portkey-ai/gateway@$PORTKEY_VERSION") >"$WORK/portkey-install.log" 2>&1 \
+      || { portkey_skipped "npm install @portkey-ai/gateway@$PORTKEY_VERSION failed: $(tail -2 "$WORK/portkey-install.log" | tr '\n' ' ')"; return 1; }
+  fi
+  entry="$dir/node_modules/@portkey-ai/gateway/build/start-server.js"
+  [[ -f "$entry" ]] || { portkey_skipped "the package has no build/start-server.js"; return 1; }
+  log "starting the Portkey gateway $PORTKEY_VERSION on :$P_PORTKEY"
+  start_bg "$WORK/portkey.log" node "$entry" --port="$P_PORTKEY" --headless
+  wait_port "$P_PORTKEY" 60 "${PIDS[-1]}" || { portkey_skipped "it did not listen on :$P_PORTKEY: $(tail -3 "$WORK/portkey.log" | tr '\n' ' ')"; return 1; }
+  PORTKEY_HEADERS="$(portkey_headers)"
+  status="$(curl -sS -o "$WORK/portkey-smoke.out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+    -H 'Authorization: Bearer sk-bench-portkey' -H 'x-portkey-provider: openai' \
+    -H "x-portkey-custom-host: http://127.0.0.1:$P_STATIC/v1" \
+    -d '{"model":"bench-json","messages":[{"role":"user","content":"Say hello."}]}' \
+    "http://127.0.0.1:$P_PORTKEY/v1/chat/completions" || echo 000)"
+  [[ "$status" == 200 ]] && grep -q 'Hello from the bench upstream.' "$WORK/portkey-smoke.out" \
+    || { portkey_skipped "a chat completion through it answered HTTP $status: $(head -c 200 "$WORK/portkey-smoke.out")"; return 1; }
+  PORTKEY_UP=1
+  PORTKEY_STATUS="measured: @portkey-ai/gateway $PORTKEY_VERSION (npm), node $(node --version), provider openai at a custom host (the same nginx upstream)"
 }
 
 hold_completed() { # leg-spec → streams completed in one unmeasured hold of HOLD_WARMUP_SLICE ms
@@ -473,17 +675,24 @@ main() {
   compile_client
   build_jar
   record_meta
-  read -r P_STATIC P_PROXY P_SPROXY P_FAKE P_DETOUR < <(bench ports 5 | paste -sd ' ')
+  read -r P_STATIC P_PROXY P_SPROXY P_FAKE P_DETOUR P_SINK P_PORTKEY < <(bench ports 7 | paste -sd ' ')
+  write_bodies
   start_fake_upstream
   start_nginx
   smoke_direct_and_nginx
+  start_portkey || true
+  put meta.portkey_status "$PORTKEY_STATUS"
+  put meta.features "$(features_line)"
   if [[ "$RUN_DETOUR" == 1 ]]; then
     setup_detour || true
   else
     DETOUR_FAIL="skipped (BENCH_DETOUR=0)"
   fi
   if [[ -n "$DETOUR_KEY" && -z "$DETOUR_FAIL" ]]; then
-    put meta.detour_status "measured: 4 accounts per upstream in one group, one key, cooldowns on, embedded MariaDB in a temp dir"
+    local pool="" bridged=""
+    [[ "$EXTRA" != 1 ]] || pool="; the $POOL_ACCOUNTS-account pool in a group and key of its own"
+    [[ "$EXTRA" != 1 && "$FEATURES" != 1 ]] || bridged=", 4 Anthropic and 4 Chat-only accounts for Messages (native and bridged)"
+    put meta.detour_status "measured: 4 accounts per upstream$bridged in one group with its key$pool; cooldowns on, embedded MariaDB in a temp dir"
   else
     DETOUR_KEY=""
     put meta.detour_status "not measured — $DETOUR_FAIL"

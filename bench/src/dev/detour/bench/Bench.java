@@ -15,10 +15,13 @@ import java.util.List;
  *   ports N                                   print N free loopback ports
  *   latency MODEL WARMUP ROUNDS LEG...        alternating concurrency-1 latency
  *   streams WARMUP ROUNDS LEG...              alternating concurrency-1 TTFT and frame gaps
+ *   streams-messages WARMUP ROUNDS LEG...     the same with a Messages request at /v1/messages
+ *   body KIB MODEL                            print a Chat request of about KIB KiB (an agent's long context)
  *   hold CLIENTS RAMP_MS HOLD_MS LEG          concurrent streams held
  *   report RESULTS_FILE MARKDOWN_FILE         write the Markdown report
  * </pre>
- * A LEG is {@code name=port} or {@code name=port=bearer}. Results go to stdout as key=value lines.
+ * A LEG is {@code name=port[=bearer[=model[=headers]]]} ({@link Target#parse}). Results go to stdout as
+ * key=value lines.
  */
 public final class Bench {
     private Bench() {
@@ -26,15 +29,18 @@ public final class Bench {
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new IllegalArgumentException("usage: Bench ports|latency|streams|hold|report ...");
+            throw new IllegalArgumentException("usage: Bench ports|latency|streams|streams-messages|hold|body|report ...");
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (args[0]) {
             case "ports" -> printFreePorts(Integer.parseInt(rest[0]));
             case "latency" -> new LatencyBench(legs(rest, 3), rest[0])
                     .run(Integer.parseInt(rest[1]), Integer.parseInt(rest[2]));
-            case "streams" -> new StreamBench(legs(rest, 2))
+            case "streams" -> new StreamBench(legs(rest, 2), StreamCheck.Dialect.CHAT)
                     .run(Integer.parseInt(rest[0]), Integer.parseInt(rest[1]));
+            case "streams-messages" -> new StreamBench(legs(rest, 2), StreamCheck.Dialect.MESSAGES)
+                    .run(Integer.parseInt(rest[0]), Integer.parseInt(rest[1]));
+            case "body" -> System.out.print(Payloads.longContext(rest[1], Integer.parseInt(rest[0]) * 1024));
             case "hold" -> new HoldBench(Target.parse(rest[3]))
                     .run(Integer.parseInt(rest[0]), Long.parseLong(rest[1]), Long.parseLong(rest[2]));
             case "report" -> writeReport(Path.of(rest[0]), Path.of(rest[1]));

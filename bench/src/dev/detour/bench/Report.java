@@ -23,6 +23,10 @@ final class Report {
     String render() {
         header();
         buffered();
+        peers();
+        bodySizes();
+        poolSize();
+        bridged();
         streaming();
         held();
         footer();
@@ -38,6 +42,8 @@ final class Report {
         line("Bench client JVM", get("meta.jvm_client"));
         line("Tools", get("meta.nginx") + "; " + get("meta.wrk"));
         line("Detour leg", get("meta.detour_status"));
+        line("Second-wave features on the Detour legs (N-8)", get("meta.features"));
+        line("Portkey gateway", get("meta.portkey_status"));
         md.append('\n');
     }
 
@@ -61,6 +67,94 @@ final class Report {
         countRow("wrk requests / non-2xx or socket errors", "tput.%s.requests", "tput.%s.errors");
         row("Unmeasured warm-up before the throughput run (s; until steady)", get("tput.direct.warmup_s"),
                 get("tput.nginx.warmup_s"), get("tput.detour.warmup_s"), "", "", "");
+        md.append('\n');
+    }
+
+    /** Item 6: the peers that run here, in the same run: nginx, the Portkey gateway, Detour. */
+    private void peers() {
+        md.append("## Peers (buffered chat completion; same upstream)\n\n");
+        md.append("| figure | nginx proxy_pass | Portkey gateway | Detour | Detour/Portkey | Detour/nginx |\n");
+        md.append("|---|---:|---:|---:|---:|---:|\n");
+        peerRow("Throughput, concurrency 16 (req/s; median round)", "tput.%s.rps", 0);
+        peerRow("wrk latency p50 at concurrency 16 (ms)", "tput.%s.p50_ms", 1);
+        peerRow("wrk latency p99 at concurrency 16 (ms)", "tput.%s.p99_ms", 1);
+        peerRow("Latency p50, concurrency 1 (ms)", "lat.%s.p50_us", 1000);
+        peerRow("Latency p99, concurrency 1 (ms)", "lat.%s.p99_us", 1000);
+        md.append('\n');
+    }
+
+    /** {@code toMillis}: 0 for a count (printed plain), else what divides the value into milliseconds. */
+    private void peerRow(String label, String keyPattern, double toMillis) {
+        double[] v = new double[3];
+        String[] cells = new String[3];
+        String[] legs = {"nginx", "portkey", "detour"};
+        for (int i = 0; i < 3; i++) {
+            v[i] = num(String.format(keyPattern, legs[i])) / (toMillis == 0 ? 1 : toMillis);
+            cells[i] = toMillis == 0 ? plain(v[i]) : ms(v[i]);
+        }
+        row(label, cells[0], cells[1], cells[2], ratio(v[2], v[1]), ratio(v[2], v[0]));
+    }
+
+    /** N-9: an agent's long context (32 KiB, 256 KiB of realistic turns) beside the small request. */
+    private void bodySizes() {
+        md.append("## Request body size (buffered chat completion at concurrency 16, req/s; median round)\n\n");
+        md.append("| body | direct | nginx proxy_pass | Detour | Detour/nginx | wrk p99 nginx / Detour (ms) | target |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---|\n");
+        String[][] sizes = {{"", "small (" + get("meta.body.small_bytes") + " B)"},
+            {"-32k", "32 KiB (" + get("meta.body.32k_bytes") + " B)"}, {"-256k", "256 KiB (" + get("meta.body.256k_bytes") + " B)"}};
+        for (String[] size : sizes) {
+            double direct = num("tput.direct" + size[0] + ".rps");
+            double nginx = num("tput.nginx" + size[0] + ".rps");
+            double detour = num("tput.detour" + size[0] + ".rps");
+            row(size[1], plain(direct), plain(nginx), plain(detour), ratio(detour, nginx),
+                    get("tput.nginx" + size[0] + ".p99_ms") + " / " + get("tput.detour" + size[0] + ".p99_ms"),
+                    size[0].isEmpty() ? "≥ 0.40× (N-8)" : "ratio reported (N-9)");
+        }
+        md.append('\n');
+    }
+
+    /** N-10: the same request with 200 accounts serving the model instead of 4. */
+    private void poolSize() {
+        md.append("## Pool size (Detour, buffered chat completion at concurrency 16; each pool its own group and key)\n\n");
+        String pool = get("meta.pool_accounts");
+        md.append("| figure | 4 accounts | ").append(pool).append(" accounts (").append(get("meta.pool_serving"))
+                .append(" serve the model) | ").append(pool).append("/4 | target |\n|---|---:|---:|---:|---|\n");
+        double four = num("tput.detour.rps");
+        double wide = num("tput.detour-pool.rps");
+        row("Throughput (req/s; median round)", plain(four), plain(wide), ratio(wide, four), "≥ 0.9× (N-10)");
+        row("wrk latency p50 (ms)", get("tput.detour.p50_ms"), get("tput.detour-pool.p50_ms"), "", "");
+        row("wrk latency p99 (ms)", get("tput.detour.p99_ms"), get("tput.detour-pool.p99_ms"), "", "");
+        row("wrk requests / errors", get("tput.detour.requests") + " / " + get("tput.detour.errors"),
+                get("tput.detour-pool.requests") + " / " + get("tput.detour-pool.errors"), "", "0 errors");
+        md.append('\n');
+    }
+
+    /**
+     * N-9 / B-7: a Messages request served natively (an account speaking Messages) and through the bridge
+     * (a Chat-only account; the same upstream bytes in Chat), in the same run.
+     */
+    private void bridged() {
+        md.append("## Bridged vs native (a Messages request; native: an account speaking Messages, bridged: a "
+                + "Chat-only account)\n\n");
+        md.append("| figure | upstream direct | Detour native | Detour bridged | bridged/native | bridged − native (ms) "
+                + "| target |\n|---|---:|---:|---:|---:|---:|---|\n");
+        double nativeRps = num("tput.detour-msg.rps");
+        double bridgedRps = num("tput.detour-msg-bridged.rps");
+        row("Throughput, concurrency 16 (req/s; median round)", "", plain(nativeRps), plain(bridgedRps),
+                ratio(bridgedRps, nativeRps), "", "≥ 0.8× (N-9, B-7)");
+        row("wrk latency p99 at concurrency 16 (ms)", "", get("tput.detour-msg.p99_ms"),
+                get("tput.detour-msg-bridged.p99_ms"), "", "", "");
+        for (String[] stat : new String[][] {{"ttft", "p50_us", "Time to first frame p50, concurrency 1 (ms)", "≤ 1 (N-9)"},
+            {"ttft", "p99_us", "Time to first frame p99, concurrency 1 (ms)", ""},
+            {"gap", "p99_us", "Gap between frames p99 (ms)", ""}}) {
+            double direct = num(stat[0] + ".direct-msg." + stat[1]) / 1000.0;
+            double nat = num(stat[0] + ".detour-msg." + stat[1]) / 1000.0;
+            double bri = num(stat[0] + ".detour-msg-bridged." + stat[1]) / 1000.0;
+            row(stat[2], ms(direct), ms(nat), ms(bri), "", ms(bri - nat), stat[3]);
+        }
+        row("Streams measured / lost frames", get("ttft.direct-msg.n") + " / " + get("stream.direct-msg.lost_frames"),
+                get("ttft.detour-msg.n") + " / " + get("stream.detour-msg.lost_frames"),
+                get("ttft.detour-msg-bridged.n") + " / " + get("stream.detour-msg-bridged.lost_frames"), "", "", "0 lost");
         md.append('\n');
     }
 

@@ -7,19 +7,29 @@ import org.HdrHistogram.Histogram;
 /**
  * Streaming at concurrency 1: one stream at a time, legs taking turns, each leg on its own
  * keep-alive connection. Records time to first SSE frame and the gap between consecutive frames.
+ * In the Messages dialect every leg is sent the Messages request at /v1/messages (N-9: a native leg
+ * and a bridged one, told apart by their model).
  */
 final class StreamBench {
     private static final int PARALLEL_WARMUP = 250;
     private final List<Target> targets;
+    private final StreamCheck.Dialect dialect;
 
-    StreamBench(List<Target> targets) {
+    StreamBench(List<Target> targets, StreamCheck.Dialect dialect) {
         this.targets = targets;
+        this.dialect = dialect;
+    }
+
+    private byte[] request(Target target) {
+        String model = target.modelOr("bench-stream");
+        return dialect == StreamCheck.Dialect.MESSAGES
+                ? target.postRequest("/v1/messages", Payloads.messagesBody(model, true))
+                : target.postRequest(Payloads.requestBody(model, true));
     }
 
     void run(int warmup, int rounds) throws InterruptedException {
         int k = targets.size();
-        String body = Payloads.requestBody("bench-stream", true);
-        byte[][] requests = targets.stream().map(t -> t.postRequest(body)).toArray(byte[][]::new);
+        byte[][] requests = targets.stream().map(this::request).toArray(byte[][]::new);
         HttpConn[] conns = targets.stream().map(t -> new HttpConn(t.port())).toArray(HttpConn[]::new);
         Histogram[] ttft = new Histogram[k];
         Histogram[] gaps = new Histogram[k];
@@ -37,7 +47,7 @@ final class StreamBench {
         for (int r = 0; r < warmup + rounds; r++) {
             for (int j = 0; j < k; j++) {
                 int i = (r + j) % k;
-                StreamCheck check = streamOnce(conns[i], requests[i], targets.get(i).name());
+                StreamCheck check = streamOnce(conns[i], requests[i], targets.get(i).name(), dialect);
                 if (r < warmup) {
                     continue;
                 }
@@ -62,13 +72,13 @@ final class StreamBench {
      * JIT-warms this JVM's stream path (and the leg's) with a batch of concurrent streams, so the
      * sequential measurement does not time interpreted client code; a few seconds per leg.
      */
-    private static void warmUpInParallel(Target target, byte[] request) throws InterruptedException {
+    private void warmUpInParallel(Target target, byte[] request) throws InterruptedException {
         Thread[] threads = new Thread[PARALLEL_WARMUP];
         for (int t = 0; t < threads.length; t++) {
             threads[t] = Thread.ofVirtual().start(() -> {
                 try (HttpConn conn = new HttpConn(target.port())) {
                     for (int s = 0; s < 2; s++) {
-                        streamOnce(conn, request, target.name());
+                        streamOnce(conn, request, target.name(), dialect);
                     }
                 }
             });
@@ -80,8 +90,8 @@ final class StreamBench {
     }
 
     /** Runs one stream; null when the exchange failed outright. */
-    static StreamCheck streamOnce(HttpConn conn, byte[] request, String name) {
-        StreamCheck check = new StreamCheck(System.nanoTime());
+    static StreamCheck streamOnce(HttpConn conn, byte[] request, String name, StreamCheck.Dialect dialect) {
+        StreamCheck check = new StreamCheck(dialect, System.nanoTime(), () -> { });
         return streamOnce(conn, request, name, check) ? check : null;
     }
 

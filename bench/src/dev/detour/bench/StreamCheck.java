@@ -6,18 +6,31 @@ import org.HdrHistogram.Histogram;
 /**
  * Reads one SSE response as it arrives: splits it into data frames, checks that the role frame,
  * all deltas in order and [DONE] came through, and records time to first frame and the gaps
- * between consecutive frames (microseconds).
+ * between consecutive frames (microseconds). A Messages stream ({@link Dialect#MESSAGES}) is checked
+ * the same way: message_start for the role frame, the words as text deltas, message_stop for [DONE].
  */
 final class StreamCheck implements HttpConn.BodySink {
     static final int EXPECTED_FRAMES = Payloads.DELTAS + 2;
-    private static final String[] DELTA_MARKERS = new String[Payloads.DELTAS];
 
-    static {
-        for (int i = 0; i < DELTA_MARKERS.length; i++) {
-            DELTA_MARKERS[i] = "\"content\":\"" + Payloads.deltaWord(i) + "\"";
+    /** How the protocol a stream is read in marks its start, its words and its end. */
+    enum Dialect {
+        CHAT("\"role\":\"assistant\"", "\"content\":\"", "[DONE]"),
+        MESSAGES("\"type\":\"message_start\"", "\"text\":\"", "\"type\":\"message_stop\"");
+
+        private final String start;
+        private final String[] deltas = new String[Payloads.DELTAS];
+        private final String end;
+
+        Dialect(String start, String deltaField, String end) {
+            this.start = start;
+            this.end = end;
+            for (int i = 0; i < deltas.length; i++) {
+                deltas[i] = deltaField + Payloads.deltaWord(i) + "\"";
+            }
         }
     }
 
+    private final Dialect dialect;
     private final long sentNanos;
     private final Runnable onFirstFrame;
     private final byte[] line = new byte[4096];
@@ -32,11 +45,12 @@ final class StreamCheck implements HttpConn.BodySink {
     private final long[] gapsMicros = new long[Payloads.DELTAS];
     private int gapCount;
 
-    StreamCheck(long sentNanos) {
-        this(sentNanos, () -> { });
+    StreamCheck(long sentNanos, Runnable onFirstFrame) {
+        this(Dialect.CHAT, sentNanos, onFirstFrame);
     }
 
-    StreamCheck(long sentNanos, Runnable onFirstFrame) {
+    StreamCheck(Dialect dialect, long sentNanos, Runnable onFirstFrame) {
+        this.dialect = dialect;
         this.sentNanos = sentNanos;
         this.onFirstFrame = onFirstFrame;
     }
@@ -74,15 +88,15 @@ final class StreamCheck implements HttpConn.BodySink {
             firstFrameNanos = nanos;
             onFirstFrame.run();
         }
-        if (payload.equals("[DONE]")) {
+        if (payload.contains(dialect.end)) {
             doneSeen = true;
             framesOk += nextDelta == Payloads.DELTAS ? 1 : 0;
-        } else if (!roleSeen && payload.contains("\"role\":\"assistant\"")) {
+        } else if (!roleSeen && payload.contains(dialect.start)) {
             roleSeen = true;
             framesOk++;
             lastDeltaNanos = nanos;
         } else if (nextDelta < Payloads.DELTAS
-                && payload.contains(DELTA_MARKERS[nextDelta])) {
+                && payload.contains(dialect.deltas[nextDelta])) {
             recordGap(nanos);
             nextDelta++;
             framesOk++;

@@ -9,6 +9,7 @@ import java.time.Duration;
  *                                              chunk, DELTAS deltas GAP_MS apart, a stop chunk, [DONE]
  *   bench PORT                                 what bench/run.sh measures against ({@link BenchScript})
  *   bench-json                                 print the bench's chat completion (nginx serves it too)
+ *   bench-messages-json                        print the bench's Messages answer (nginx serves it too)
  * </pre>
  */
 public final class Main {
@@ -26,7 +27,9 @@ public final class Main {
             case "bench" -> serve(FakeUpstream.start(intArg(args, 1, 0)).idleTimeout(BENCH_IDLE_TIMEOUT)
                     .handler(BenchScript::answer));
             case "bench-json" -> System.out.println(BenchScript.COMPLETION_JSON);
-            default -> throw new IllegalArgumentException("usage: Main chat [PORT] [DELTAS] [GAP_MS] | bench PORT | bench-json");
+            case "bench-messages-json" -> System.out.println(BenchScript.MESSAGES_JSON);
+            default -> throw new IllegalArgumentException(
+                    "usage: Main chat [PORT] [DELTAS] [GAP_MS] | bench PORT | bench-json | bench-messages-json");
         }
     }
 

@@ -98,19 +98,13 @@ class BridgedAgentsIT extends AgentCase {
                 String file = path.find() ? path.group(1) : "note.txt";
                 String args = "{\"file_path\":\"" + file + "\"}";
                 return Reply.sse(List.of(Bodies.chatRoleChunk(),
-                        chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_fake_1\",\"type\":\"function\","
+                        AgentUpstream.chatChunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_fake_1\",\"type\":\"function\","
                                 + "\"function\":{\"name\":\"Read\",\"arguments\":\"\"}}]}", "null"),
-                        chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
+                        AgentUpstream.chatChunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
                                 + Bodies.quote(args) + "}}]}", "null"),
-                        chunk("{}", "\"tool_calls\"")));
+                        AgentUpstream.chatChunk("{}", "\"tool_calls\"")));
             }
             return plain.apply(request);
         };
-    }
-
-    private static String chunk(String delta, String finishReason) {
-        return "{\"id\":\"chatcmpl-fake\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,"
-                + "\"model\":\"fake\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":"
-                + finishReason + "}]}";
     }
 }

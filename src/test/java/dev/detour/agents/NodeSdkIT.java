@@ -28,13 +28,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * what the caller gets — the text, or the exception class — must be the same both ways.
  */
 class NodeSdkIT extends AgentCase {
-    private static final Path SCRIPT = AgentProcess.AGENTS.resolve("sdk-stream.mjs");
-
-    /** The script sits next to node_modules so its imports resolve; copied fresh so edits count. */
-    private static Path script() {
+    /** A script of src/test/agents, put next to node_modules so its imports resolve; copied fresh so edits count. */
+    static Path script(String name) {
         try {
-            Files.copy(Path.of("src/test/agents/sdk-stream.mjs"), SCRIPT, StandardCopyOption.REPLACE_EXISTING);
-            return SCRIPT;
+            Path script = AgentProcess.AGENTS.resolve(name);
+            Files.copy(Path.of("src/test/agents").resolve(name), script, StandardCopyOption.REPLACE_EXISTING);
+            return script;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -42,7 +41,7 @@ class NodeSdkIT extends AgentCase {
 
     static JsonNode sdk(String sdk, String baseUrl, String key, String model) {
         Path home = AgentProcess.freshHome("sdk-" + sdk);
-        Run run = AgentProcess.run(List.of("node", script().toString(), sdk, baseUrl, key, model), home, home, Map.of());
+        Run run = AgentProcess.run(List.of("node", script("sdk-stream.mjs").toString(), sdk, baseUrl, key, model), home, home, Map.of());
         assertFalse(run.timedOut(), run.summary());
         String[] lines = run.stdout().strip().split("\n");
         String last = lines[lines.length - 1];

@@ -90,8 +90,7 @@ public final class AgentUpstream {
     public static List<String> responsesText(String... words) {
         List<String> frames = new ArrayList<>(responsesTextUntilCut(words));
         String text = String.join("", words);
-        String item = "{\"id\":\"msg_fake\",\"type\":\"message\",\"role\":\"assistant\",\"status\":\"completed\","
-                + "\"content\":[{\"type\":\"output_text\",\"text\":" + quote(text) + ",\"annotations\":[]}]}";
+        String item = responsesMessageItem(text);
         frames.add(event("response.output_text.done", "{\"type\":\"response.output_text.done\",\"item_id\":\"msg_fake\","
                 + "\"output_index\":0,\"content_index\":0,\"text\":" + quote(text) + "}"));
         frames.add(event("response.output_item.done",
@@ -146,10 +145,11 @@ public final class AgentUpstream {
                         : Reply.json(200, Bodies.anthropicMessage(model, text));
             }
             if (path.startsWith("/v1/responses")) {
-                return Reply.sseEvents(responsesText(words));
+                return request.wantsStream() ? Reply.sseEvents(responsesText(words))
+                        : Reply.json(200, responsesBody(model, "[" + responsesMessageItem(text) + "]", words.length));
             }
             if (path.startsWith("/v1/chat/completions")) {
-                return request.wantsStream() ? Reply.sse(Bodies.chatStream(words))
+                return request.wantsStream() ? Reply.sse(chatStream(request, words))
                         : Reply.json(200, Bodies.chatCompletion(model, text));
             }
             if (path.startsWith("/v1/models")) {
@@ -157,6 +157,128 @@ public final class AgentUpstream {
             }
             return Reply.openAiError(404, "FakeUpstream has no " + request.method() + " " + path, "not_found");
         };
+    }
+
+    /**
+     * As {@link #answering(String)}, but a request that offers tools and carries no tool result yet is answered
+     * with one call of {@code tool} (id {@code callId}, arguments {@code argumentsJson}) in the protocol of the
+     * path it came to, streamed or not as asked: Messages {@code tool_use}, a Chat {@code tool_calls} entry, a
+     * Responses {@code function_call}. Once the result is back (tool_result, a {@code tool} message,
+     * function_call_output), the text.
+     */
+    public static Function<RecordedRequest, Reply> callingTool(String text, String callId, String tool,
+            String argumentsJson) {
+        Function<RecordedRequest, Reply> plain = answering(text);
+        return request -> {
+            String body = request.body();
+            String path = request.path();
+            String model = request.model() == null ? "fake-model" : request.model();
+            boolean stream = request.wantsStream();
+            if (!body.contains("\"tools\"")) {
+                return plain.apply(request);
+            }
+            if (path.equals("/v1/messages") && !body.contains("\"tool_result\"")) {
+                return stream ? Reply.sseEvents(messagesToolUse(model, callId, tool, argumentsJson))
+                        : Reply.json(200, messagesToolUseBody(model, callId, tool, argumentsJson));
+            }
+            if (path.equals("/v1/chat/completions") && !body.contains("\"role\":\"tool\"")) {
+                return stream ? Reply.sse(chatToolCall(request, callId, tool, argumentsJson))
+                        : Reply.json(200, chatToolCallBody(model, callId, tool, argumentsJson));
+            }
+            if (path.equals("/v1/responses") && !body.contains("\"function_call_output\"")) {
+                return stream ? Reply.sseEvents(responsesFunctionCall(callId, tool, argumentsJson))
+                        : Reply.json(200, responsesBody(model, "[" + functionCallItem(callId, tool, argumentsJson,
+                                "completed") + "]", 9));
+            }
+            return plain.apply(request);
+        };
+    }
+
+    /** A Chat stream chunk of choice 0: {@code deltaJson} and a finish_reason given as JSON ({@code null}, {@code "stop"}). */
+    public static String chatChunk(String deltaJson, String finishReasonJson) {
+        return "{\"id\":\"chatcmpl-fake\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,"
+                + "\"model\":\"fake\",\"choices\":[{\"index\":0,\"delta\":" + deltaJson + ",\"finish_reason\":"
+                + finishReasonJson + "}]}";
+    }
+
+    /**
+     * A streamed Chat tool call as OpenAI sends one: the id and name first, the arguments in the next chunk,
+     * finish_reason tool_calls (no [DONE] added here: {@link Reply#sse} adds it), and the usage chunk when asked.
+     */
+    public static List<String> chatToolCall(RecordedRequest request, String callId, String tool, String argumentsJson) {
+        List<String> frames = new ArrayList<>(List.of(Bodies.chatRoleChunk(),
+                chatChunk("{\"tool_calls\":[{\"index\":0,\"id\":" + quote(callId) + ",\"type\":\"function\","
+                        + "\"function\":{\"name\":" + quote(tool) + ",\"arguments\":\"\"}}]}", "null"),
+                chatChunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":" + quote(argumentsJson)
+                        + "}}]}", "null"),
+                chatChunk("{}", "\"tool_calls\"")));
+        if (request.body().contains("\"include_usage\":true")) {
+            frames.add(chatUsageChunk(9));
+        }
+        return frames;
+    }
+
+    private static String chatToolCallBody(String model, String callId, String tool, String argumentsJson) {
+        return "{\"id\":\"chatcmpl-fake\",\"object\":\"chat.completion\",\"created\":1700000000,\"model\":"
+                + quote(model) + ",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":null,"
+                + "\"tool_calls\":[{\"id\":" + quote(callId) + ",\"type\":\"function\",\"function\":{\"name\":"
+                + quote(tool) + ",\"arguments\":" + quote(argumentsJson) + "}}]},\"finish_reason\":\"tool_calls\"}],"
+                + "\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":9,\"total_tokens\":21}}";
+    }
+
+    /** A Chat text stream; with the usage chunk (empty choices) last when the request asked for include_usage. */
+    private static List<String> chatStream(RecordedRequest request, String... words) {
+        List<String> frames = new ArrayList<>(Bodies.chatStream(words));
+        if (request.body().contains("\"include_usage\":true")) {
+            frames.add(chatUsageChunk(words.length));
+        }
+        return frames;
+    }
+
+    private static String chatUsageChunk(int outputTokens) {
+        return "{\"id\":\"chatcmpl-fake\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,"
+                + "\"model\":\"fake\",\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":"
+                + outputTokens + ",\"total_tokens\":" + (12 + outputTokens) + "}}";
+    }
+
+    /** A whole (not streamed) Messages answer whose one block is a tool_use call. */
+    private static String messagesToolUseBody(String model, String toolUseId, String tool, String inputJson) {
+        return "{\"id\":\"msg_fake\",\"type\":\"message\",\"role\":\"assistant\",\"model\":" + quote(model)
+                + ",\"content\":[{\"type\":\"tool_use\",\"id\":" + quote(toolUseId) + ",\"name\":" + quote(tool)
+                + ",\"input\":" + inputJson + "}],\"stop_reason\":\"tool_use\",\"stop_sequence\":null,"
+                + "\"usage\":{\"input_tokens\":12,\"output_tokens\":9}}";
+    }
+
+    /** A Responses stream whose one output is a function call, its arguments in one delta. */
+    public static List<String> responsesFunctionCall(String callId, String tool, String argumentsJson) {
+        String done = functionCallItem(callId, tool, argumentsJson, "completed");
+        return List.of(responseCreated(),
+                event("response.output_item.added", "{\"type\":\"response.output_item.added\",\"output_index\":0,"
+                        + "\"item\":" + functionCallItem(callId, tool, "", "in_progress") + "}"),
+                event("response.function_call_arguments.delta", "{\"type\":\"response.function_call_arguments.delta\","
+                        + "\"item_id\":\"fc_fake\",\"output_index\":0,\"delta\":" + quote(argumentsJson) + "}"),
+                event("response.function_call_arguments.done", "{\"type\":\"response.function_call_arguments.done\","
+                        + "\"item_id\":\"fc_fake\",\"output_index\":0,\"arguments\":" + quote(argumentsJson) + "}"),
+                event("response.output_item.done", "{\"type\":\"response.output_item.done\",\"output_index\":0,"
+                        + "\"item\":" + done + "}"),
+                responseCompleted("[" + done + "]", 9));
+    }
+
+    private static String functionCallItem(String callId, String tool, String argumentsJson, String status) {
+        return "{\"id\":\"fc_fake\",\"type\":\"function_call\",\"status\":" + quote(status) + ",\"call_id\":"
+                + quote(callId) + ",\"name\":" + quote(tool) + ",\"arguments\":" + quote(argumentsJson) + "}";
+    }
+
+    private static String responsesMessageItem(String text) {
+        return "{\"id\":\"msg_fake\",\"type\":\"message\",\"role\":\"assistant\",\"status\":\"completed\","
+                + "\"content\":[{\"type\":\"output_text\",\"text\":" + quote(text) + ",\"annotations\":[]}]}";
+    }
+
+    /** A whole (not streamed) Responses answer. */
+    private static String responsesBody(String model, String outputJson, int outputTokens) {
+        return "{\"id\":\"resp_fake\",\"object\":\"response\",\"created_at\":1700000000,\"status\":\"completed\","
+                + "\"model\":" + quote(model) + ",\"output\":" + outputJson + ",\"usage\":" + responsesUsage(outputTokens)
+                + "}";
     }
 
     /** The text split into words that keep their trailing space, so the deltas join back to the text. */
@@ -183,7 +305,11 @@ public final class AgentUpstream {
     private static String responseCompleted(String outputJson, int outputTokens) {
         return event("response.completed", "{\"type\":\"response.completed\",\"response\":{\"id\":\"resp_fake\","
                 + "\"object\":\"response\",\"status\":\"completed\",\"output\":" + outputJson + ",\"usage\":"
-                + "{\"input_tokens\":12,\"input_tokens_details\":{\"cached_tokens\":0},\"output_tokens\":" + outputTokens
-                + ",\"output_tokens_details\":{\"reasoning_tokens\":0},\"total_tokens\":" + (12 + outputTokens) + "}}}");
+                + responsesUsage(outputTokens) + "}}");
+    }
+
+    private static String responsesUsage(int outputTokens) {
+        return "{\"input_tokens\":12,\"input_tokens_details\":{\"cached_tokens\":0},\"output_tokens\":" + outputTokens
+                + ",\"output_tokens_details\":{\"reasoning_tokens\":0},\"total_tokens\":" + (12 + outputTokens) + "}";
     }
 }
