@@ -13,9 +13,11 @@ import dev.detour.admin.SettingValues;
 import dev.detour.admin.StoredAccount;
 import dev.detour.core.ValidationException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * W-2 settings, prices (S-3) and block rules (S-10) of a pool document. Block rules have no name: a rule is known
@@ -33,10 +35,14 @@ final class RulesSection {
         doc.set("prices", Documents.prices(pool.prices()).get("prices"));
         ArrayNode out = doc.putArray(BLOCKS);
         Names names = new Names(pool);
+        Set<String> seen = new HashSet<>();
         for (BlockRuleEntry b : pool.blocks()) {
             ObjectNode o = block(b, names);
             if (o == null) {
                 skipped.add("block rule " + b.scope() + " " + b.value()); // its account is archived or gone
+            } else if (!seen.add(identity(o))) {
+                // a second rule of the same scope and value blocks nothing more; the document holds each once
+                skipped.add("block rule " + b.scope() + " " + b.value() + " (again)");
             } else {
                 out.add(o);
             }

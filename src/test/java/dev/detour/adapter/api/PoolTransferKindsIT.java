@@ -246,4 +246,19 @@ class PoolTransferKindsIT {
         gw.admin("POST", "/alerts/channels/" + channel + "/test", null);
         assertEquals("token=SECRET-abc123", receiver.at("/hook").get(0).query(), "its stored secret URL kept");
     }
+
+    @Test
+    void twoRulesOfTheSameScopeAndValueTravelAsOneSoTheDocumentStillImports() {
+        gw.admin("POST", "/blocks", "{\"scope\":\"model\",\"value\":\"gpt-old\",\"reason\":\"retired\"}");
+        gw.admin("POST", "/blocks", "{\"scope\":\"model\",\"value\":\"gpt-old\",\"reason\":\"really\"}");
+        JsonNode doc = gw.admin("GET", "/export", null);
+        assertEquals(1, doc.path("block_rules").size(), doc.toString());
+        assertTrue(doc.path("skipped").toString().contains("gpt-old (again)"), doc.toString());
+
+        gw.close();
+        gw = Gateway.start();
+        JsonNode applied = importDocument(doc, false);
+        assertEquals(1, applied.path("counts").path("block_rules").path("create").asInt(), applied.toString());
+        assertEquals("retired", gw.admin("GET", "/blocks", null).path("items").get(0).path("reason").asText());
+    }
 }
