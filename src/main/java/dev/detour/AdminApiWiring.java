@@ -4,6 +4,7 @@ import dev.detour.adapter.api.AdminApiServlet;
 import dev.detour.adapter.api.AdminAuthenticator;
 import dev.detour.adapter.api.BearerTokenAuthenticator;
 import dev.detour.adapter.api.PoolApi;
+import dev.detour.alerts.AlertChannels;
 import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.metrics.MetricsServlet;
 import dev.detour.adapter.web.ConsoleSessionAuth;
@@ -27,8 +28,9 @@ final class AdminApiWiring {
     }
 
     /** W-2: export and import, for the admin API and the console's page. */
-    static PoolApi pool(AdminWiring admins, SiteSettings settings, Clock clock) {
-        return new PoolApi(admins.groups(), admins.accounts(), admins.repository(), settings, admins.prices(),
+    static PoolApi pool(AdminWiring admins, AlertChannels channels, SiteSettings settings, Clock clock) {
+        return new PoolApi(new PoolApi.Sources(admins.groups(), admins.accounts(), admins.repository(), settings,
+                admins.prices(), admins.blocks(), admins.keys(), channels),
                 new PoolTransfer(admins.transactions(), admins.repository(), admins.sealer(), admins.audit(), settings,
                         clock), clock);
     }
@@ -43,7 +45,6 @@ final class AdminApiWiring {
                 admins.audit(), admins.keys(), admins.requestLog(), gateway.snapshot()::reload, admins.models())
                 .withSmartKeys(admins.prices(), admins.blocks()).withRecovery(recovery.admin())
                 .withSettings(settings).withInstances(gateway.load().registry())
-                .withPoolTransfer(pool(admins, settings, clock))
                 .withThrottle(gateway.tokenFailures(), gateway.proxies());
     }
 }

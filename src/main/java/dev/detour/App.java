@@ -121,12 +121,13 @@ public final class App implements AutoCloseable {
         routes.put("/metrics", AdminApiWiring.metrics(config, gateway, adminToken, clock));
         routes.putAll(ConsoleRoutes.recovery(consoleAuth, recovery.admin()));
         routes.putAll(ConsoleRoutes.instances(consoleAuth, gateway.load().registry()));
-        routes.putAll(ConsoleRoutes.pool(consoleAuth, AdminApiWiring.pool(admins, settings, clock)));
+        dev.detour.adapter.api.PoolApi pool = AdminApiWiring.pool(admins, alerts.channels(), settings, clock); // W-2
+        routes.putAll(ConsoleRoutes.pool(consoleAuth, pool));
         Map<String, HttpServlet> console = ConsoleWiring.pages(consoleAuth, consoleUsers, database, gateway, admins,
                 recovery, settings, clock);
         routes.putAll(console);
         routes.put("/admin/api/*", AdminApiWiring.api(adminToken, consoleAuth, gateway, admins, recovery, settings,
-                clock).withAlerts(alerts.channels()));
+                clock).withAlerts(alerts.channels()).withPoolTransfer(pool));
         routes.putAll(ConsoleRoutes.alerts(consoleAuth, alerts.channels()));
         routes.putAll(ConsoleWiring.smartPages(consoleAuth, console, database, gateway, admins, recovery, clock));
         // D-1: console pages show the outage banner; they and the admin API read this instance's own writes

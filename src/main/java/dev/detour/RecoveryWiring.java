@@ -1,10 +1,12 @@
 package dev.detour;
 
 import dev.detour.adapter.db.Database;
+import dev.detour.adapter.db.MyBatisBatchStore;
 import dev.detour.adapter.db.MyBatisRecoveryStore;
 import dev.detour.admin.RecoveryAdmin;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
+import dev.detour.gateway.InstanceRegistry;
 import dev.detour.recovery.BatchTests;
 import dev.detour.recovery.LeaderLease;
 import dev.detour.recovery.ModelTester;
@@ -31,7 +33,11 @@ record RecoveryWiring(RecoveryScheduler scheduler, ExecutorService probeExecutor
                 LeaderLease.forTick(store, LeaderLease.newHolderId(), config.recoveryTick()),
                 probeExecutor, ZoneId.systemDefault(), config.recoveryTick());
         // W-3: batch tests share the probe threads and the budget with the scheduler and the key checks
-        BatchTests batches = new BatchTests(tester, budget, probeExecutor, clock);
+        // and live in the database, so every instance reads them; the registry says whether their runner still lives
+        InstanceRegistry registry = gateway.load().registry();
+        BatchTests batches = new BatchTests(tester, budget, probeExecutor, new MyBatisBatchStore(database, clock),
+                registry.selfId(), id -> registry.instances().stream()
+                        .anyMatch(i -> i.id().equals(id) && i.liveAt(registry.now())), clock);
         RecoveryAdmin admin = new RecoveryAdmin(admins.transactions(), admins.audit(), gateway.snapshot(),
                 tester, store, scheduler, accountId -> false, batches, clock);
         // E-1 "check now" on /my: the same tester, budget and probe threads as the scheduler

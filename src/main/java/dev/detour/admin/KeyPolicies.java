@@ -29,6 +29,11 @@ public final class KeyPolicies {
         "max_attempts", "balanced_weights", "manual_group_order", "affinity_premium_pct", "spend_limit", "rpm_limit",
         "tpm_limit", "concurrency_limit", "spend_windows"};
 
+    /** The policy's fields as the API and a pool document (W-2) carry them. */
+    public static List<String> fields() {
+        return List.of(POLICY_FIELDS);
+    }
+
     /** D-4: the config error of a key whose policy_json cannot be read. */
     public static final String UNREADABLE = "policy: the stored policy cannot be read";
 

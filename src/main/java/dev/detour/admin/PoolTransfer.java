@@ -1,5 +1,6 @@
 package dev.detour.admin;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.ValidationException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -21,12 +22,16 @@ public final class PoolTransfer {
 
     /**
      * What to write, in order: groups (accounts name them), accounts, settings (only those that differ), prices
-     * (the whole merged table, or null when none differ). {@code counts} per section: create / update / unchanged.
+     * (the whole merged table, or null when none differ), block rules (account and group rules name them in
+     * {@code value}; an {@code existingId} is the rule it replaces), key policies (API bodies for the keys of
+     * those ids, groups by name). {@code counts} per section: create / update / unchanged (/ skipped).
      */
     public record Plan(List<Item<GroupPatch>> groups, List<Item<AccountPatch>> accounts, Map<String, String> settings,
-            List<PriceDraft> prices, Map<String, Map<String, Integer>> counts) {
+            List<PriceDraft> prices, List<Item<BlockDraft>> blocks, List<Item<ObjectNode>> keyPolicies,
+            Map<String, Map<String, Integer>> counts) {
         boolean changesNothing() {
-            return groups.isEmpty() && accounts.isEmpty() && settings.isEmpty() && prices == null;
+            return groups.isEmpty() && accounts.isEmpty() && settings.isEmpty() && prices == null && blocks.isEmpty()
+                    && keyPolicies.isEmpty();
         }
     }
 
@@ -96,6 +101,19 @@ public final class PoolTransfer {
         if (plan.prices() != null) {
             at(new Item<>("prices", "prices", null, null), () -> new PriceAdmin(joined, audit, clock)
                     .replace(actor, plan.prices()));
+        }
+        BlockAdmin blocks = new BlockAdmin(joined, audit, clock);
+        for (Item<BlockDraft> b : plan.blocks()) {
+            at(b, () -> {
+                if (b.existingId() != null) {
+                    blocks.delete(actor, b.existingId()); // its reason or expiry changed: the document's rule replaces it
+                }
+                return blocks.create(actor, ImportedNames.withLocalId(c, b.patch()));
+            });
+        }
+        KeyAdmin keys = new KeyAdmin(joined, audit, clock);
+        for (Item<ObjectNode> k : plan.keyPolicies()) {
+            at(k, () -> keys.update(actor, k.existingId(), ImportedNames.withGroupIds(c, k.patch())));
         }
     }
 

@@ -136,7 +136,7 @@ public final class RecoveryAdmin {
     }
 
     public BatchTests.Batch batch(String id) {
-        return batches.get(id).orElseThrow(() -> new NotFoundException("no batch test " + id + " on this instance"));
+        return batches.get(id).orElseThrow(() -> new NotFoundException("no batch test " + id));
     }
 
     /**

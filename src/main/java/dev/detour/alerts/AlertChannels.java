@@ -41,13 +41,21 @@ public final class AlertChannels {
     }
 
     public AlertChannel create(String actor, ChannelDraft draft) {
+        return store.create(unique(merged(blank(draft), draft)), actor, clock.instant());
+    }
+
+    /** W-2: the channel {@code draft} makes over {@code base} (null: a new one), checked; nothing is stored. */
+    public AlertChannel checked(AlertChannel base, ChannelDraft draft) {
+        return merged(base == null ? blank(draft) : base, draft);
+    }
+
+    private static AlertChannel blank(ChannelDraft draft) {
         if (draft.name() == null || draft.kind() == null) {
             throw new ValidationException("validation." + (draft.name() == null ? "name" : "kind"),
                     draft.name() == null ? "name" : "kind", "a channel needs a name and a kind");
         }
-        AlertChannel blank = new AlertChannel(0, draft.name(), ChannelKind.fromWire(draft.kind()), true, Set.of(),
+        return new AlertChannel(0, draft.name(), ChannelKind.fromWire(draft.kind()), true, Set.of(),
                 Duration.ofSeconds(DEFAULT_SUPPRESS_SECONDS), Map.of(), Map.of(), Map.of());
-        return store.create(unique(merged(blank, draft)), actor, clock.instant());
     }
 
     public AlertChannel update(String actor, long id, ChannelDraft draft) {

@@ -16,25 +16,35 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * W-3 batch model test: one R-4 test of one model per chosen account, run on the recovery probe threads
  * under the site's probe budget (R-5) — each test waits for a budget slot, so a batch and the background
- * probes together never pass the budget's limits. A batch lives in this instance's memory (the last
- * {@value #KEPT} batches): its results are read on the instance that runs it.
+ * probes together never pass the budget's limits. The instance that starts a batch runs it and writes each
+ * line to the {@link BatchStore} as it changes, so every instance reads the batch's live lines and they
+ * outlast a restart; the store keeps the last {@value #KEPT} batches. A batch whose instance is gone from the
+ * registry (G-2) while lines were still pending or running reads as interrupted: nothing runs them any more.
  */
 public final class BatchTests {
     private static final Logger log = LoggerFactory.getLogger(BatchTests.class);
     static final int KEPT = 20;
     private static final SecureRandom IDS = new SecureRandom();
 
-    /** Where one account's test stands; {@code WRONG_MODEL}: it answered, naming another model than it was asked. */
-    public enum Outcome { PENDING, RUNNING, PASSED, FAILED, WRONG_MODEL, NOT_SERVED;
+    /**
+     * Where one account's test stands; {@code WRONG_MODEL}: it answered, naming another model than it was asked;
+     * {@code INTERRUPTED}: the instance running it stopped or died before the test ran or finished.
+     */
+    public enum Outcome { PENDING, RUNNING, PASSED, FAILED, WRONG_MODEL, NOT_SERVED, INTERRUPTED;
 
         public String wire() {
             return name().toLowerCase(Locale.ROOT);
+        }
+
+        public static Outcome fromWire(String wire) {
+            return valueOf(wire.toUpperCase(Locale.ROOT));
         }
 
         boolean finished() {
@@ -55,6 +65,11 @@ public final class BatchTests {
             return results.stream().allMatch(r -> r.outcome().finished());
         }
 
+        /** Its instance stopped before every line finished. */
+        public boolean interrupted() {
+            return count(Outcome.INTERRUPTED) > 0;
+        }
+
         public long count(Outcome outcome) {
             return results.stream().filter(r -> r.outcome() == outcome).count();
         }
@@ -62,6 +77,12 @@ public final class BatchTests {
         /** The accounts whose test passed (the ones "recover those that passed" acts on). */
         public List<Long> passed() {
             return results.stream().filter(r -> r.outcome() == Outcome.PASSED).map(Result::accountId).toList();
+        }
+
+        /** As read where the running instance is gone: what had not finished will not. */
+        Batch cutShort() {
+            return new Batch(id, model, startedAt, results.stream()
+                    .map(r -> r.outcome().finished() ? r : r.with(Outcome.INTERRUPTED, null)).toList());
         }
     }
 
@@ -82,13 +103,25 @@ public final class BatchTests {
     private final ModelTester tester;
     private final ProbeBudget budget;
     private final Executor executor;
+    private final BatchStore store;
+    private final String instanceId;
+    private final Predicate<String> instanceLive;
     private final Clock clock;
+    /** This instance's own batches, read from here when the store cannot answer. */
     private final Map<String, Running> batches = new LinkedHashMap<>();
 
-    public BatchTests(ModelTester tester, ProbeBudget budget, Executor executor, Clock clock) {
+    /**
+     * {@code instanceId}: this instance's registry id; {@code instanceLive}: whether a registry id belongs to an
+     * instance that is still live (G-2 heartbeat).
+     */
+    public BatchTests(ModelTester tester, ProbeBudget budget, Executor executor, BatchStore store, String instanceId,
+            Predicate<String> instanceLive, Clock clock) {
         this.tester = tester;
         this.budget = budget;
         this.executor = executor;
+        this.store = store;
+        this.instanceId = instanceId;
+        this.instanceLive = instanceLive;
         this.clock = clock;
     }
 
@@ -111,6 +144,7 @@ public final class BatchTests {
         }
         Running batch = new Running(HexFormat.of().formatHex(id()), name,
                 clock.instant(), results);
+        store.insert(batch.read(), instanceId, KEPT); // stored first: a batch no other instance could see is not started
         batches.put(batch.id(), batch);
         while (batches.size() > KEPT) {
             batches.remove(batches.keySet().iterator().next());
@@ -119,12 +153,33 @@ public final class BatchTests {
         try {
             executor.execute(() -> drive(batch, accounts));
         } catch (RejectedExecutionException e) {
+            stopped(batch, 0);
             throw new IllegalStateException("Detour is stopping: no batch test now", e);
         }
         return batch.read();
     }
 
-    public synchronized Optional<Batch> get(String id) {
+    /** The batch as stored, whichever instance runs it; cut short when that instance is gone. */
+    public Optional<Batch> get(String id) {
+        Optional<BatchStore.StoredBatch> stored;
+        try {
+            stored = store.find(id);
+        } catch (RuntimeException e) {
+            log.warn("batch test {} read from this instance's memory, the store did not answer: {}", id, e.toString());
+            return local(id);
+        }
+        if (stored.isEmpty()) {
+            return local(id);
+        }
+        Batch batch = stored.get().batch();
+        String runner = stored.get().instanceId();
+        if (!batch.done() && !runner.equals(instanceId) && !instanceLive.test(runner)) {
+            return Optional.of(batch.cutShort());
+        }
+        return Optional.of(batch);
+    }
+
+    private synchronized Optional<Batch> local(String id) {
         return Optional.ofNullable(batches.get(id)).map(Running::read);
     }
 
@@ -148,7 +203,7 @@ public final class BatchTests {
                 return;
             }
             int line = i;
-            batch.results().updateAndGet(line, r -> r.with(Outcome.RUNNING, null));
+            write(batch, line, batch.results().updateAndGet(line, r -> r.with(Outcome.RUNNING, null)));
             try {
                 executor.execute(() -> run(batch, line, accounts.get(line)));
             } catch (RejectedExecutionException e) {
@@ -171,6 +226,16 @@ public final class BatchTests {
             budget.release();
         }
         batch.results().set(line, done);
+        write(batch, line, done);
+    }
+
+    /** A line the store misses is still read here; the others read it once a later write of the line lands. */
+    private void write(Running batch, int line, Result result) {
+        try {
+            store.updateLine(batch.id(), line, result);
+        } catch (RuntimeException e) {
+            log.warn("batch test {} line {} not stored: {}", batch.id(), line, e.toString());
+        }
     }
 
     static Outcome outcome(ModelTestResult result) {
@@ -180,11 +245,14 @@ public final class BatchTests {
         return ServedModel.matches(result.modelKey(), result.servedModel()) ? Outcome.PASSED : Outcome.WRONG_MODEL;
     }
 
-    /** Detour is stopping: what has not started is marked failed, so the batch reads as done. */
-    private static void stopped(Running batch, int from) {
+    /** Detour is stopping: what has not finished is marked interrupted, so the batch reads as done. */
+    private void stopped(Running batch, int from) {
         for (int i = from; i < batch.results().length(); i++) {
-            batch.results().updateAndGet(i, r -> r.outcome() == Outcome.PENDING || r.outcome() == Outcome.RUNNING
-                    ? r.with(Outcome.FAILED, null) : r);
+            Result before = batch.results().get(i);
+            if (!before.outcome().finished()) {
+                write(batch, i, batch.results().updateAndGet(i, r -> r.outcome().finished() ? r
+                        : r.with(Outcome.INTERRUPTED, null)));
+            }
         }
     }
 }

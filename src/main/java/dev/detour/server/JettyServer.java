@@ -93,7 +93,7 @@ public final class JettyServer {
         if (guards.sessionListener() != null) {
             context.getSessionHandler().addEventListener(guards.sessionListener());
         }
-        routes.forEach((pathSpec, servlet) -> context.addServlet(new ServletHolder(servlet), pathSpec));
+        routes.forEach((pathSpec, servlet) -> context.addServlet(holder(servlet), pathSpec));
         // X-4: a body trickled below this average rate is answered 408 and its worker thread released
         context.addFilter(new FilterHolder(new MinimumBodyRate(guards.minRequestBytesPerSecond(), System::nanoTime)),
                 "/*", EnumSet.of(DispatcherType.REQUEST));
@@ -152,5 +152,14 @@ public final class JettyServer {
 
     public static int port(Server server) {
         return ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+    }
+
+    /** A servlet that takes uploads gets its multipart limits on its registration. */
+    private static ServletHolder holder(HttpServlet servlet) {
+        ServletHolder holder = new ServletHolder(servlet);
+        if (servlet instanceof TakesUploads takes && takes.uploads() != null) {
+            holder.getRegistration().setMultipartConfig(takes.uploads());
+        }
+        return holder;
     }
 }

@@ -67,6 +67,16 @@ public final class Gateway implements AutoCloseable {
         return restarted;
     }
 
+    /**
+     * A second App on the same database (not cleaned) with the same clock and Detour key: another instance of
+     * the cluster, registered beside this one. Close it yourself.
+     */
+    public Gateway beside() {
+        Gateway other = new Gateway(clock, TestApp.start(clock));
+        other.key = key;
+        return other;
+    }
+
     public String base() {
         return "http://127.0.0.1:" + app.port();
     }

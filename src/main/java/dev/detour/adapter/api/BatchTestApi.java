@@ -70,7 +70,7 @@ final class BatchTestApi {
     static ObjectNode render(BatchTests.Batch batch) {
         ObjectNode doc = Documents.JSON.createObjectNode();
         doc.put("batch", batch.id()).put("model", batch.model()).put("started_at", batch.startedAt().toString())
-                .put("done", batch.done());
+                .put("done", batch.done()).put("interrupted", batch.interrupted());
         ObjectNode counts = doc.putObject("counts");
         for (BatchTests.Outcome o : BatchTests.Outcome.values()) {
             counts.put(o.wire(), batch.count(o));

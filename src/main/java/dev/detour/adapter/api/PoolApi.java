@@ -5,10 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.adapter.crypto.PassphraseSeal;
 import dev.detour.admin.AccountAdmin;
 import dev.detour.admin.AccountRepository;
+import dev.detour.admin.BlockAdmin;
 import dev.detour.admin.GroupAdmin;
+import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.PoolTransfer;
 import dev.detour.admin.PriceAdmin;
 import dev.detour.admin.SiteSettings;
+import dev.detour.alerts.AlertChannels;
+import dev.detour.alerts.ChannelDraft;
 import dev.detour.core.ValidationException;
 import java.time.Clock;
 
@@ -20,21 +24,17 @@ import java.time.Clock;
  * is a dry run.
  */
 public final class PoolApi {
-    private final GroupAdmin groups;
-    private final AccountAdmin accounts;
-    private final AccountRepository keys;
-    private final SiteSettings settings;
-    private final PriceAdmin prices;
+    /** Where the document's objects are read and the alert channels written (their store audits each change). */
+    public record Sources(GroupAdmin groups, AccountAdmin accounts, AccountRepository upstreamKeys, SiteSettings settings,
+            PriceAdmin prices, BlockAdmin blocks, KeyAdmin keys, AlertChannels channels) {
+    }
+
+    private final Sources sources;
     private final PoolTransfer transfer;
     private final Clock clock;
 
-    public PoolApi(GroupAdmin groups, AccountAdmin accounts, AccountRepository keys, SiteSettings settings, PriceAdmin prices,
-            PoolTransfer transfer, Clock clock) {
-        this.groups = groups;
-        this.accounts = accounts;
-        this.keys = keys;
-        this.settings = settings;
-        this.prices = prices;
+    public PoolApi(Sources sources, PoolTransfer transfer, Clock clock) {
+        this.sources = sources;
         this.transfer = transfer;
         this.clock = clock;
     }
@@ -73,7 +73,7 @@ public final class PoolApi {
             }
             seal = PassphraseSeal.create(passphrase);
         }
-        return PoolDocument.export(pool(), keys::apiKey, seal, clock.instant());
+        return PoolDocument.export(pool(), sources.upstreamKeys()::apiKey, seal, clock.instant());
     }
 
     private ObjectNode importDocument(ApiRequest request, ObjectNode body) {
@@ -85,8 +85,21 @@ public final class PoolApi {
 
     /** Reads the document against the pool, applies it (or only checks it on a dry run), answers the diff. */
     public ObjectNode importDocument(String actor, JsonNode document, String passphrase, boolean dryRun) {
-        PoolDocument.Reading reading = PoolDocument.read(document, passphrase, pool(), keys::apiKey);
+        PoolDocument.Reading reading = PoolDocument.read(document, passphrase, pool(), sources.upstreamKeys()::apiKey,
+                sources.channels());
         transfer.apply(actor, reading.plan(), dryRun);
+        if (!dryRun) {
+            // W-1's channel store seals and audits in its own transaction, so channels follow the pool's; each was
+            // checked while the document was read, so only a database failure stops one here (importing again
+            // completes it: what is already written is unchanged then)
+            for (PoolTransfer.Item<ChannelDraft> c : reading.channels()) {
+                if (c.existingId() == null) {
+                    sources.channels().create(actor, c.patch());
+                } else {
+                    sources.channels().update(actor, c.existingId(), c.patch());
+                }
+            }
+        }
         ObjectNode answer = Documents.JSON.createObjectNode().put("dry_run", dryRun);
         answer.set("counts", Documents.JSON.valueToTree(reading.plan().counts()));
         answer.set("changes", reading.changes());
@@ -94,6 +107,7 @@ public final class PoolApi {
     }
 
     private PoolDocument.Pool pool() {
-        return new PoolDocument.Pool(groups.list(), accounts.list(), settings.current(), prices.list());
+        return new PoolDocument.Pool(sources.groups().list(), sources.accounts().list(), sources.settings().current(),
+                sources.prices().list(), sources.blocks().list(), sources.keys().list(), sources.channels().list());
     }
 }

@@ -1,6 +1,8 @@
 package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
+import dev.detour.server.TakesUploads;
+import jakarta.servlet.MultipartConfigElement;
 import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -14,7 +16,7 @@ import java.util.Map;
  * requests get {@code HX-Redirect}); a state-changing request without the session's CSRF token
  * → 403 with a page that says why; otherwise the screen runs.
  */
-public final class ConsoleGate extends HttpServlet {
+public final class ConsoleGate extends HttpServlet implements TakesUploads {
     private final HttpServlet screen;
     private final ConsoleSessionAuth auth;
     private final View view;
@@ -29,6 +31,12 @@ public final class ConsoleGate extends HttpServlet {
     public void init(ServletConfig config) throws ServletException {
         super.init(config);
         screen.init(config);
+    }
+
+    /** The screen's upload limits: the gate reads the CSRF field of a multipart form before the screen runs. */
+    @Override
+    public MultipartConfigElement uploads() {
+        return screen instanceof TakesUploads takes ? takes.uploads() : null;
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.detour.adapter.web;
 import dev.detour.adapter.view.View;
 import dev.detour.gateway.DatabaseHealth;
 import dev.detour.gateway.StateWrites;
+import dev.detour.server.TakesUploads;
+import jakarta.servlet.MultipartConfigElement;
 import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -17,7 +19,7 @@ import java.time.Duration;
  * state changes this instance already applied in memory reach the database first (read-your-writes:
  * an operator who just saw a failure finds it on the account), bounded, and skipped during an outage.
  */
-public final class DatabaseNotice extends HttpServlet {
+public final class DatabaseNotice extends HttpServlet implements TakesUploads {
     /** The request attribute {@link View} reads (an {@link java.time.Instant}). */
     public static final String ATTRIBUTE = View.DATABASE_UNAVAILABLE_SINCE;
     /** How long a page waits for this instance's own queued state writes at most. */
@@ -30,6 +32,12 @@ public final class DatabaseNotice extends HttpServlet {
         this.screen = screen;
         this.health = health;
         this.ownWrites = ownWrites;
+    }
+
+    /** The wrapped screen's upload limits, so its multipart form reaches it (and the gate's CSRF check) parsed. */
+    @Override
+    public MultipartConfigElement uploads() {
+        return screen instanceof TakesUploads takes ? takes.uploads() : null;
     }
 
     @Override

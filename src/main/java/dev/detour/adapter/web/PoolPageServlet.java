@@ -7,9 +7,13 @@ import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.api.PoolApi;
 import dev.detour.adapter.view.View;
 import dev.detour.core.ValidationException;
+import dev.detour.server.TakesUploads;
+import jakarta.servlet.MultipartConfigElement;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.Part;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -20,7 +24,10 @@ import java.util.Map;
  * passphrase), paste a document to see what an import would do, then apply it. The preview and the apply are
  * the admin API's own import (a dry run, then the real one).
  */
-public final class PoolPageServlet extends HttpServlet {
+public final class PoolPageServlet extends HttpServlet implements TakesUploads {
+    /** The admin API's body cap: a document of ~2,000 accounts. */
+    private static final long MAX_FILE = 1024 * 1024;
+
     private final PoolApi pool;
     private final ConsoleSessionAuth auth;
     private final View view;
@@ -53,7 +60,10 @@ public final class PoolPageServlet extends HttpServlet {
                 download(response, pool.export(ask));
                 return;
             }
-            String text = String.valueOf(request.getParameter("document"));
+            String text = uploaded(request);
+            if (text == null) {
+                text = String.valueOf(request.getParameter("document"));
+            }
             boolean apply = action.equals("apply");
             ObjectNode result = pool.importDocument(actor, parse(text), passphrase, !apply);
             model.put("result", result);
@@ -67,6 +77,32 @@ public final class PoolPageServlet extends HttpServlet {
             model.put("document", request.getParameter("document"));
         }
         view.render(request, response, "pool/index", model, null);
+    }
+
+    @Override
+    public MultipartConfigElement uploads() {
+        // kept in memory (threshold above the cap): nothing of a pool document is written to a temporary file
+        return new MultipartConfigElement("", MAX_FILE, 2 * MAX_FILE, (int) (2 * MAX_FILE));
+    }
+
+    /** The chosen .json file's text, or null when the form sent none (then the pasted text counts). */
+    private static String uploaded(HttpServletRequest request) throws IOException {
+        String type = request.getContentType();
+        if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("multipart/")) {
+            return null;
+        }
+        try {
+            Part file = request.getPart("file");
+            if (file == null || file.getSize() == 0) {
+                return null;
+            }
+            try (java.io.InputStream in = file.getInputStream()) {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+        } catch (ServletException | IllegalStateException e) {
+            throw new ValidationException("validation.import.file", "file", "the file could not be read (at most "
+                    + MAX_FILE / 1024 + " KiB): " + e.getMessage());
+        }
     }
 
     /** One line of the diff as the page shows it. */

@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.testkit.Gateway;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.htmlunit.Page;
 import org.htmlunit.WebClient;
+import org.htmlunit.html.HtmlElement;
+import org.htmlunit.html.HtmlFileInput;
 import org.htmlunit.html.HtmlForm;
 import org.htmlunit.html.HtmlPage;
 import org.junit.jupiter.api.AfterEach;
@@ -64,6 +68,33 @@ class PoolPageIT {
             zh = web.getPage(gw.base() + "/pool");
             assertEquals("导入 / 导出", zh.querySelector("main h1").getTextContent());
             assertFalse(zh.asXml().contains("passphrase\" value"), "no passphrase is ever written into the page");
+        }
+    }
+
+    @Test
+    void theOperatorChoosesAJsonFileInsteadOfPastingAndAppliesWhatItSays() throws Exception {
+        gw.admin("POST", "/keys", "{\"name\":\"team-a\",\"rpm_limit\":30}");
+        String document = gw.admin("GET", "/export", null).toString().replace("#ff0000", "#0000ff")
+                .replace("\"team-a\"", "\"team-elsewhere\"");
+        Path file = Files.createDirectories(Path.of("target", "pool-upload")).resolve("detour-pool.json");
+        Files.writeString(file, document);
+        try (WebClient web = ConsolePages.browser(false)) {
+            ConsolePages.signIn(web, gw.base());
+            HtmlPage page = web.getPage(gw.base() + "/pool");
+            HtmlFileInput input = page.getHtmlElementById("pool-file");
+            input.setFiles(file.toFile());
+            page = page.getHtmlElementById("pool-preview").click();
+            assertEquals(200, page.getWebResponse().getStatusCode(), page.asNormalizedText());
+            assertEquals("update", page.getHtmlElementById("pool-groups-relays").getAttribute("data-action"));
+            assertTrue(page.getHtmlElementById("pool-groups-relays").asNormalizedText().contains("color"));
+            HtmlElement skipped = page.getHtmlElementById("pool-keys-team-elsewhere");
+            assertEquals("skipped", skipped.getAttribute("data-action"));
+            assertTrue(skipped.asNormalizedText().contains("No key of this name on this server"), skipped.asXml());
+            assertTrue(gw.admin("GET", "/groups", null).toString().contains("#ff0000"), "a preview changes nothing");
+
+            page = page.getHtmlElementById("pool-apply").click(); // the file's text came back in the text area
+            assertTrue(page.getHtmlElementById("pool-applied").isDisplayed());
+            assertTrue(gw.admin("GET", "/groups", null).toString().contains("#0000ff"));
         }
     }
 }
