@@ -52,7 +52,7 @@ public final class TargetCheck {
         }
         AlertTargets.Refusal worst = null;
         for (InetAddress address : addresses) {
-            AlertTargets.Refusal r = AlertTargets.refusal(address, privateAllowed);
+            AlertTargets.Refusal r = AlertTargets.refusal(address.getAddress(), privateAllowed);
             if (r == AlertTargets.Refusal.FORBIDDEN) {
                 return r;
             }

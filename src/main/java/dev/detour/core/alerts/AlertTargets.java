@@ -1,8 +1,6 @@
 package dev.detour.core.alerts;
 
-import java.net.Inet4Address;
-import java.net.Inet6Address;
-import java.net.InetAddress;
+import java.util.Arrays;
 
 /**
  * W-1 / X-9: which addresses an alert channel may send to. An admin types a URL or an SMTP host and
@@ -34,43 +32,70 @@ public final class AlertTargets {
     private AlertTargets() {
     }
 
-    /** Why {@code address} may not be sent to, or null when it may. */
-    public static Refusal refusal(InetAddress address, boolean privateAllowed) {
-        if (metadata(address) || address.isLinkLocalAddress() || address.isAnyLocalAddress()
-                || address.isMulticastAddress() || thisNetwork(address)) {
+    /**
+     * Why the address may not be sent to, or null when it may: {@code address} is its 4 (IPv4) or 16
+     * (IPv6) bytes in network order, as {@code InetAddress.getAddress()} gives them (an IPv4-mapped
+     * IPv6 address counts as its IPv4 address).
+     */
+    public static Refusal refusal(byte[] address, boolean privateAllowed) {
+        byte[] b = address.length == 16 && mappedIpv4(address) ? Arrays.copyOfRange(address, 12, 16)
+                : address;
+        if (metadata(b) || linkLocal(b) || unspecifiedOrThisNetwork(b) || multicast(b)) {
             return Refusal.FORBIDDEN;
         }
-        if (address.isLoopbackAddress() || address.isSiteLocalAddress() || sharedOrUniqueLocal(address)) {
+        if (loopback(b) || privateRange(b)) {
             return privateAllowed ? null : Refusal.PRIVATE;
         }
         return null;
     }
 
+    private static int u(byte[] b, int i) {
+        return b[i] & 0xff;
+    }
+
     /** The metadata services of the large clouds, named even where a range rule would also catch them. */
-    private static boolean metadata(InetAddress address) {
-        byte[] b = address.getAddress();
-        if (address instanceof Inet4Address) {
-            int ip = ((b[0] & 0xff) << 24) | ((b[1] & 0xff) << 16) | ((b[2] & 0xff) << 8) | (b[3] & 0xff);
-            return ip == 0xA9FEA9FE     // 169.254.169.254: AWS, GCP, Azure, OpenStack, Oracle …
-                    || ip == 0x646464C8; // 100.100.100.200: Alibaba Cloud
+    private static boolean metadata(byte[] b) {
+        if (b.length == 4) {
+            return u(b, 0) == 169 && u(b, 1) == 254 && u(b, 2) == 169 && u(b, 3) == 254 // AWS, GCP, Azure, …
+                    || u(b, 0) == 100 && u(b, 1) == 100 && u(b, 2) == 100 && u(b, 3) == 200; // Alibaba Cloud
         }
         // fd00:ec2::254: AWS over IPv6
-        return address instanceof Inet6Address && (b[0] & 0xff) == 0xfd && b[1] == 0 && (b[2] & 0xff) == 0x0e
-                && (b[3] & 0xff) == 0xc2 && allZero(b, 4, 14) && b[14] == 0x02 && (b[15] & 0xff) == 0x54;
+        return u(b, 0) == 0xfd && u(b, 1) == 0 && u(b, 2) == 0x0e && u(b, 3) == 0xc2 && allZero(b, 4, 14)
+                && u(b, 14) == 0x02 && u(b, 15) == 0x54;
     }
 
-    /** 0.0.0.0/8: "this network"; some systems connect it to the local host. */
-    private static boolean thisNetwork(InetAddress address) {
-        return address instanceof Inet4Address && address.getAddress()[0] == 0;
+    /** 169.254.0.0/16, fe80::/10. */
+    private static boolean linkLocal(byte[] b) {
+        return b.length == 4 ? u(b, 0) == 169 && u(b, 1) == 254 : u(b, 0) == 0xfe && (u(b, 1) & 0xc0) == 0x80;
     }
 
-    /** 100.64.0.0/10 (carrier-grade NAT, shared address space) and fc00::/7 (IPv6 unique local). */
-    private static boolean sharedOrUniqueLocal(InetAddress address) {
-        byte[] b = address.getAddress();
-        if (address instanceof Inet4Address) {
-            return (b[0] & 0xff) == 100 && (b[1] & 0xc0) == 64;
+    /** 0.0.0.0/8 ("this network"; some systems connect it to the local host) and {@code ::}. */
+    private static boolean unspecifiedOrThisNetwork(byte[] b) {
+        return b.length == 4 ? u(b, 0) == 0 : allZero(b, 0, 16);
+    }
+
+    /** 224.0.0.0/4, ff00::/8. */
+    private static boolean multicast(byte[] b) {
+        return b.length == 4 ? (u(b, 0) & 0xf0) == 224 : u(b, 0) == 0xff;
+    }
+
+    /** 127.0.0.0/8, ::1. */
+    private static boolean loopback(byte[] b) {
+        return b.length == 4 ? u(b, 0) == 127 : allZero(b, 0, 15) && u(b, 15) == 1;
+    }
+
+    /** 10/8, 172.16/12, 192.168/16, 100.64/10 (carrier-grade NAT); fc00::/7 (unique local), fec0::/10 (site-local). */
+    private static boolean privateRange(byte[] b) {
+        if (b.length == 4) {
+            return u(b, 0) == 10 || u(b, 0) == 172 && (u(b, 1) & 0xf0) == 16 || u(b, 0) == 192 && u(b, 1) == 168
+                    || u(b, 0) == 100 && (u(b, 1) & 0xc0) == 64;
         }
-        return (b[0] & 0xfe) == 0xfc;
+        return (u(b, 0) & 0xfe) == 0xfc || u(b, 0) == 0xfe && (u(b, 1) & 0xc0) == 0xc0;
+    }
+
+    /** ::ffff:a.b.c.d. */
+    private static boolean mappedIpv4(byte[] b) {
+        return allZero(b, 0, 10) && u(b, 10) == 0xff && u(b, 11) == 0xff;
     }
 
     private static boolean allZero(byte[] b, int from, int to) {

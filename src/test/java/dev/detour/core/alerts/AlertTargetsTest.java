@@ -38,7 +38,7 @@ class AlertTargetsTest {
     })
     void metadataAndLinkLocalAreNeverATargetAndPrivateRangesOnlyWhenAllowed(String ip, String refused,
             String refusedWhenAllowed) throws UnknownHostException {
-        InetAddress address = InetAddress.getByName(ip); // literals only: no name is looked up
+        byte[] address = InetAddress.getByName(ip).getAddress(); // literals only: no name is looked up
         assertEquals(refused, code(AlertTargets.refusal(address, false)));
         assertEquals(refusedWhenAllowed, code(AlertTargets.refusal(address, true)));
     }
