@@ -98,7 +98,8 @@ public final class App implements AutoCloseable {
         AdminWiring admins = AdminWiring.create(database, transactions, accounts, secrets, audit, clock);
         AdminToken adminToken = AdminTokenBootstrap.establish(config.adminToken(), database, clock);
         this.recovery = RecoveryWiring.create(config, database, gateway, admins, settings, clock);
-        this.alerts = AlertsWiring.create(database, secrets, gateway, recovery, clock); // W-1
+        this.alerts = AlertsWiring.create(database, secrets, gateway, recovery, clock,
+                config.alertPrivateTargets()); // W-1
         Map<String, HttpServlet> routes = routes(database, adminToken, consoleUsers, admins, clock);
         // Demo mode: DETOUR_DEMO seeds a sample pool through the same admin use cases
         this.demo = demoLogin.map(login -> new DemoMode(admins.groups(), admins.accounts(), admins.keys(),

@@ -10,11 +10,14 @@ import java.util.Locale;
 
 /**
  * U-8: a server-rendered bar chart over time with axes: a y axis from 0 to a round maximum with three labelled
- * ticks in the chart's unit, and an x axis with at most {@value #X_TICKS} time ticks (UTC; HH:mm for buckets under a
- * day, MM-dd otherwise). Geometry in SVG user units; the template only draws it (fragments/chart.html).
+ * ticks in the chart's unit, and an x axis with at most {@value #X_TICKS} time ticks (HH:mm for buckets under a
+ * day, MM-dd otherwise). Labels are written in UTC, what a reader without scripts sees; each time tick and bar also
+ * carries its instant, and local-time.js rewrites clock ticks in the viewer's zone ({@code timeFormat} "clock").
+ * Day buckets are UTC days, so their labels stay UTC dates ("day"). Geometry in SVG user units; the template only
+ * draws it (fragments/usage.html).
  */
 public record TimeChart(int width, int height, Unit unit, long top, List<SvgChart.Bar> bars, List<Tick> yTicks,
-        List<Tick> xTicks, double plotLeft, double plotBottom) {
+        List<Tick> xTicks, double plotLeft, double plotBottom, String timeFormat, List<String> barTimes) {
 
     /** What a bar counts; {@code format} writes an axis label (money in micros of the site's unit, shown in $). */
     public enum Unit {
@@ -40,8 +43,11 @@ public record TimeChart(int width, int height, Unit unit, long top, List<SvgChar
         }
     }
 
-    /** A tick at {@code at} (x or y in user units) with its label. */
-    public record Tick(double at, String label) {
+    /** A tick at {@code at} (x or y in user units) with its label; {@code datetime}: a time tick's instant (ISO). */
+    public record Tick(double at, String label, String datetime) {
+        public Tick(double at, String label) {
+            this(at, label, null);
+        }
     }
 
     public static final int WIDTH = 480;
@@ -63,10 +69,12 @@ public record TimeChart(int width, int height, Unit unit, long top, List<SvgChar
         double plotHeight = HEIGHT - TOP - BOTTOM;
         double bottom = TOP + plotHeight;
         double slot = values.length == 0 ? plotWidth : plotWidth / values.length;
-        DateTimeFormatter format = DateTimeFormatter.ofPattern(step.compareTo(Duration.ofDays(1)) < 0 ? "HH:mm" : "MM-dd")
-                .withZone(ZoneOffset.UTC);
+        boolean clock = step.compareTo(Duration.ofDays(1)) < 0;
+        DateTimeFormatter format = DateTimeFormatter.ofPattern(clock ? "HH:mm" : "MM-dd").withZone(ZoneOffset.UTC);
         List<SvgChart.Bar> bars = new ArrayList<>(values.length);
+        List<String> barTimes = new ArrayList<>(values.length);
         for (int i = 0; i < values.length; i++) {
+            barTimes.add(start.plus(step.multipliedBy(i)).toString());
             double h = Math.max(values[i] > 0 ? 1 : 0, plotHeight * values[i] / top);
             bars.add(new SvgChart.Bar(round(LEFT + i * slot + slot * 0.1), round(bottom - h), round(Math.max(1, slot * 0.8)),
                     round(h), values[i], format.format(start.plus(step.multipliedBy(i))) + ": " + unit.format(values[i])));
@@ -78,9 +86,11 @@ public record TimeChart(int width, int height, Unit unit, long top, List<SvgChar
         List<Tick> xTicks = new ArrayList<>();
         int every = Math.max(1, (int) Math.ceil(values.length / (double) X_TICKS));
         for (int i = 0; i < values.length; i += every) {
-            xTicks.add(new Tick(round(LEFT + i * slot), format.format(start.plus(step.multipliedBy(i)))));
+            Instant at = start.plus(step.multipliedBy(i));
+            xTicks.add(new Tick(round(LEFT + i * slot), format.format(at), at.toString()));
         }
-        return new TimeChart(WIDTH, HEIGHT, unit, top, List.copyOf(bars), yTicks, List.copyOf(xTicks), LEFT, round(bottom));
+        return new TimeChart(WIDTH, HEIGHT, unit, top, List.copyOf(bars), yTicks, List.copyOf(xTicks), LEFT,
+                round(bottom), clock ? "clock" : "day", List.copyOf(barTimes));
     }
 
     /** The smallest 1, 2 or 5 × 10ⁿ at or above {@code max} (at least 1), so the axis reads in round numbers. */

@@ -25,11 +25,13 @@ public final class AlertChannels {
     private final AlertStore store;
     private final AlertDispatcher dispatcher;
     private final Clock clock;
+    private final TargetCheck targets;
 
-    public AlertChannels(AlertStore store, AlertDispatcher dispatcher, Clock clock) {
+    public AlertChannels(AlertStore store, AlertDispatcher dispatcher, Clock clock, TargetCheck targets) {
         this.store = store;
         this.dispatcher = dispatcher;
         this.clock = clock;
+        this.targets = targets;
     }
 
     public List<AlertChannel> list() {
@@ -88,7 +90,7 @@ public final class AlertChannels {
         return channel;
     }
 
-    private static AlertChannel merged(AlertChannel base, ChannelDraft draft) {
+    private AlertChannel merged(AlertChannel base, ChannelDraft draft) {
         String name = draft.name() == null ? base.name() : draft.name().trim();
         if (name.isEmpty() || name.length() > 100) {
             throw new ValidationException("validation.name", "name", "name must have 1 to 100 characters");
@@ -147,14 +149,15 @@ public final class AlertChannels {
         return Set.copyOf(events);
     }
 
-    private static void check(ChannelKind kind, Map<String, String> settings, Map<String, String> secrets) {
+    private void check(ChannelKind kind, Map<String, String> settings, Map<String, String> secrets) {
         if (secrets.containsKey("url")) {
-            httpUrl("url", secrets.get("url"));
+            httpUrl("url", secrets.get("url"), true);
         }
         if (settings.containsKey("api_base")) {
-            httpUrl("api_base", settings.get("api_base"));
+            httpUrl("api_base", settings.get("api_base"), false);
         }
         if (kind == ChannelKind.EMAIL) {
+            targets.check("smtp_host", settings.get("smtp_host"));
             String port = settings.getOrDefault("smtp_port", "587");
             if (!port.matches("\\d{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
                 throw new ValidationException("validation.smtp_port", "smtp_port", "smtp_port must be 1 to 65535");
@@ -175,15 +178,26 @@ public final class AlertChannels {
         }
     }
 
-    private static void httpUrl(String field, String value) {
+    /**
+     * An http(s) URL with a host the server may reach ({@link TargetCheck}). A sealed field (the webhook
+     * URL) may carry user:password (it is shown back only as "…" and four characters); a plain setting
+     * (Telegram's api_base, shown as entered) may not.
+     */
+    private void httpUrl(String field, String value, boolean sealed) {
+        URI uri;
         try {
-            URI uri = URI.create(value);
-            if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
-                return;
-            }
+            uri = URI.create(value);
         } catch (IllegalArgumentException e) {
-            // refused below
+            uri = null;
         }
-        throw new ValidationException("validation." + field, field, field + " must be an http(s) URL");
+        if (uri == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                || uri.getHost() == null) {
+            throw new ValidationException("validation." + field, field, field + " must be an http(s) URL");
+        }
+        if (!sealed && uri.getRawUserInfo() != null) {
+            throw new ValidationException("validation." + field + ".credentials", field, field
+                    + " must not carry user:password (it is shown back as entered)");
+        }
+        targets.check(field, uri.getHost());
     }
 }

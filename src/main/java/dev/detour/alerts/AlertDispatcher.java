@@ -3,6 +3,7 @@ package dev.detour.alerts;
 import dev.detour.core.alerts.Alert;
 import dev.detour.core.alerts.AlertKind;
 import dev.detour.core.alerts.AlertRules;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +17,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * W-1: takes published alerts off the publisher's thread and delivers them on its own tick. Each
- * tick: write back what an outage kept in memory, fan the queued alerts out to the channels that take
- * them (one delivery per channel, none while the same (event, object) is within the channel's
- * suppression window), then send what is due and schedule retries with backoff ({@link AlertRules}).
- * Deliveries are rows, so a pending retry survives a restart.
+ * tick: write back what an outage kept in memory, fan out the alerts recorded with state changes (the
+ * outbox, once in the cluster) and the queued ones to the channels that take them (one delivery per
+ * channel, none while the same (event, object) is within the channel's suppression window, counted in
+ * the database for the cluster), then send what is due — each stored delivery by the one instance that
+ * claims it — and schedule retries with backoff ({@link AlertRules}). Deliveries are rows, so a pending
+ * retry survives a restart.
  * <p>D-1: while the database is away nothing can be stored. The channels are the ones last read,
  * and new deliveries (the database alert among them) stay in memory, are sent and retried from there,
  * and are written to the delivery log once the database answers again.
@@ -31,16 +34,23 @@ public final class AlertDispatcher implements Alerts {
     static final int SEND_BATCH = 100;
     /** D-1: deliveries kept in memory during an outage, at most; the oldest finished ones go first. */
     static final int MEMORY_CAPACITY = 1000;
+    /**
+     * How long a claimed delivery is another instance's: longer than one send can take (SMTP: 5 s
+     * connect + 10 s per read); an instance that dies mid-send leaves the row due again after it.
+     */
+    static final Duration CLAIM = Duration.ofSeconds(60);
 
     private final AlertStore store;
     private final AlertSender sender;
     private final BooleanSupplier databaseUp;
     private final ArrayBlockingQueue<Alert> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     private final AtomicLong dropped = new AtomicLong();
-    /** When each (channel, event, object) was last delivered from this instance. */
+    /** D-1: when each (channel, event, object) was last delivered, as this instance knows it (outage fallback). */
     private final Map<String, Instant> lastSent = new ConcurrentHashMap<>();
     private final List<Delivery> unwritten = new ArrayList<>();
     private volatile List<AlertChannel> channels = List.of();
+    /** Whether {@link #channels} was ever read: before that, the outbox is left alone (it would fan out to none). */
+    private volatile boolean channelsRead;
 
     public AlertDispatcher(AlertStore store, AlertSender sender, BooleanSupplier databaseUp) {
         this.store = store;
@@ -71,11 +81,12 @@ public final class AlertDispatcher implements Alerts {
         if (up) {
             writeBack();
             refreshChannels();
+            fanOutRecorded(now);
         }
         List<Alert> batch = new ArrayList<>();
         queue.drainTo(batch);
-        for (Alert alert : batch) {
-            fanOut(alert, now);
+        if (!batch.isEmpty()) {
+            fanOut(batch, up, now);
         }
         List<Delivery> due = new ArrayList<>(unwritten.stream().filter(d -> d.dueAt(now)).toList());
         if (up) {
@@ -86,7 +97,56 @@ public final class AlertDispatcher implements Alerts {
             }
         }
         for (Delivery delivery : due) {
-            keep(attempt(delivery, now));
+            if (claimed(delivery, now)) {
+                keep(attempt(delivery, now));
+            }
+        }
+    }
+
+    /** W-1: the alerts recorded with their state changes, fanned out once in the cluster (the outbox). */
+    private void fanOutRecorded(Instant now) {
+        if (!channelsRead) {
+            return;
+        }
+        try {
+            store.fanOutRecorded(channels, now, SEND_BATCH).forEach(this::remember);
+        } catch (RuntimeException e) {
+            log.debug("recorded alerts not fanned out: {}", e.toString()); // they stay: the next tick tries
+        }
+    }
+
+    /**
+     * Suppression counted in the database for the whole cluster; while it is away (D-1), in memory from
+     * what this instance last sent.
+     */
+    private void fanOut(List<Alert> batch, boolean up, Instant now) {
+        if (up) {
+            try {
+                store.fanOut(channels, batch, now).forEach(this::remember);
+                return;
+            } catch (RuntimeException e) {
+                log.debug("alerts not fanned out in the database, kept in memory: {}", e.toString());
+            }
+        }
+        for (Alert alert : batch) {
+            fanOutInMemory(alert, now);
+        }
+    }
+
+    private void remember(Delivery delivery) {
+        lastSent.merge(suppressionKey(delivery.channelId(), delivery.event(), delivery.object()),
+                delivery.occurredAt(), (a, b) -> a.isAfter(b) ? a : b);
+    }
+
+    /** A stored delivery is sent by the one instance whose claim took it; one in memory is this instance's. */
+    private boolean claimed(Delivery delivery, Instant now) {
+        if (delivery.id() == 0) {
+            return true;
+        }
+        try {
+            return store.claim(delivery, now.plus(CLAIM));
+        } catch (RuntimeException e) {
+            return false; // the database went away: the row is still due when it is back
         }
     }
 
@@ -101,18 +161,22 @@ public final class AlertDispatcher implements Alerts {
         }
     }
 
-    private void fanOut(Alert alert, Instant now) {
+    private void fanOutInMemory(Alert alert, Instant now) {
         for (AlertChannel channel : channels) {
             if (!channel.takes(alert.kind())) {
                 continue;
             }
-            String key = channel.id() + "|" + alert.kind().wire() + "|" + alert.object();
+            String key = suppressionKey(channel.id(), alert.kind(), alert.object());
             if (AlertRules.suppressed(lastSent.get(key), channel.suppress(), alert.at())) {
                 continue;
             }
             lastSent.put(key, alert.at());
             keep(Delivery.of(channel, alert, now));
         }
+    }
+
+    private static String suppressionKey(long channelId, AlertKind event, String object) {
+        return channelId + "|" + event.wire() + "|" + object;
     }
 
     private Delivery attempt(Delivery delivery, Instant now) {
@@ -177,6 +241,7 @@ public final class AlertDispatcher implements Alerts {
     private void refreshChannels() {
         try {
             channels = store.channels();
+            channelsRead = true;
         } catch (RuntimeException e) {
             log.debug("alert channels not re-read: {}", e.toString()); // the last ones read stay in use
         }

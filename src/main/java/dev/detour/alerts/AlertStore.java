@@ -1,5 +1,6 @@
 package dev.detour.alerts;
 
+import dev.detour.core.alerts.Alert;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -33,4 +34,20 @@ public interface AlertStore {
     List<Delivery> deliveries(int offset, int limit);
 
     long deliveryCount();
+
+    /**
+     * In one transaction: a delivery row for each (alert, channel that takes it) whose suppression
+     * window, kept in the database for the whole cluster, has passed; returns the stored deliveries.
+     */
+    List<Delivery> fanOut(List<AlertChannel> channels, List<Alert> alerts, Instant now);
+
+    /**
+     * Takes up to {@code limit} alerts recorded with their state changes (the outbox), fans them out as
+     * {@link #fanOut} does and removes them, in one transaction with the rows locked: each is fanned out
+     * once in the cluster, whichever instance gets there first.
+     */
+    List<Delivery> fanOutRecorded(List<AlertChannel> channels, Instant now, int limit);
+
+    /** Claims a due stored delivery for one attempt until {@code until}; false when another instance has. */
+    boolean claim(Delivery delivery, Instant until);
 }

@@ -20,12 +20,12 @@ public record Delivery(long id, long channelId, String channelName, AlertKind ev
         }
     }
 
-    static Delivery of(AlertChannel channel, Alert alert, Instant now) {
+    public static Delivery of(AlertChannel channel, Alert alert, Instant now) {
         return new Delivery(0, channel.id(), channel.name(), alert.kind(), alert.object(), alert.title(),
                 alert.text(), alert.at(), 0, Status.PENDING, null, null, now, now, now);
     }
 
-    Delivery withId(long newId) {
+    public Delivery withId(long newId) {
         return new Delivery(newId, channelId, channelName, event, object, title, text, occurredAt, attempts, status,
                 httpStatus, error, nextRetryAt, createdAt, updatedAt);
     }

@@ -58,7 +58,9 @@ public final class ConfigLoader {
                 demo,
                 clientLimits(),
                 // S-5 override: 2 or more fixes the instance count (ceil(max_in_flight / N) each); 1 leaves it to G-2
-                integer("DETOUR_INSTANCES", DetourConfig.SINGLE_INSTANCE, 1, 1000));
+                integer("DETOUR_INSTANCES", DetourConfig.SINGLE_INSTANCE, 1, 1000),
+                // W-1: alert channels reach loopback and private addresses only when the operator says so
+                bool("DETOUR_ALERT_PRIVATE_TARGETS"));
     }
 
     /** slow and greedy clients (defaults in {@link ClientLimits#DEFAULTS}). */

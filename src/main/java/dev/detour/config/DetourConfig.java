@@ -26,7 +26,18 @@ public record DetourConfig(
         Duration shutdownGrace,
         boolean demo,
         ClientLimits clientLimits,
-        int instances) {
+        int instances,
+        boolean alertPrivateTargets) {
+
+    /** Without the alert target setting: alert channels may not reach loopback or private addresses. */
+    public DetourConfig(String bind, int port, Path dataDir, Optional<String> dbUrl, Optional<String> dbUser,
+            Optional<String> dbPassword, Optional<byte[]> masterKey, Optional<String> adminPassword,
+            Optional<String> adminToken, Duration connectTimeout, Duration readTimeout, Duration recoveryTick,
+            List<String> trustedProxies, Duration shutdownGrace, boolean demo, ClientLimits clientLimits,
+            int instances) {
+        this(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword, adminToken, connectTimeout,
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits, instances, false);
+    }
 
     /** S-5: how many instances share the pool when no live count says otherwise ({@code DETOUR_INSTANCES}). */
     public static final int SINGLE_INSTANCE = 1;
@@ -73,39 +84,48 @@ public record DetourConfig(
     public DetourConfig withDatabase(String url, String user, String password) {
         return new DetourConfig(bind, port, dataDir, Optional.of(url), Optional.ofNullable(user),
                 Optional.ofNullable(password), masterKey, adminPassword, adminToken, connectTimeout,
-                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits, instances);
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits, instances,
+                alertPrivateTargets);
     }
 
     public DetourConfig withSecrets(byte[] key, String password, String token) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, Optional.of(key),
                 Optional.ofNullable(password), Optional.ofNullable(token), connectTimeout,
-                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits, instances);
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits, instances,
+                alertPrivateTargets);
     }
 
     public DetourConfig withTimeouts(Duration connect, Duration read) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey,
                 adminPassword, adminToken, connect, read, recoveryTick, trustedProxies, shutdownGrace, demo,
-                clientLimits, instances);
+                clientLimits, instances, alertPrivateTargets);
     }
 
     /** Demo mode: a built-in fake upstream, sample pool and request trickle. */
     public DetourConfig withDemo(boolean on) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
                 adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, on, clientLimits,
-                instances);
+                instances, alertPrivateTargets);
     }
 
     /** Another data dir (journals, embedded database, generated secrets): tests give each fresh start its own. */
     public DetourConfig withDataDir(Path dir) {
         return new DetourConfig(bind, port, dir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
                 adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits,
-                instances);
+                instances, alertPrivateTargets);
     }
 
     /** slow and greedy client limits (tests set them small). */
     public DetourConfig withClientLimits(ClientLimits limits) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
                 adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, limits,
-                instances);
+                instances, alertPrivateTargets);
+    }
+
+    /** W-1: whether alert channels may send to loopback and private addresses ({@code DETOUR_ALERT_PRIVATE_TARGETS}). */
+    public DetourConfig withAlertPrivateTargets(boolean allowed) {
+        return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
+                adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits,
+                instances, allowed);
     }
 }

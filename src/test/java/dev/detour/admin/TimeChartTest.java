@@ -75,4 +75,17 @@ class TimeChartTest {
         assertTrue(month.xTicks().size() <= 6);
         assertTrue(month.xTicks().get(1).at() > month.xTicks().get(0).at(), "time runs left to right");
     }
+
+    @Test
+    void eachTimeTickAndBarCarriesItsInstantForTheViewersZoneAndOnlyClockChartsAreRewritten() {
+        TimeChart hour = TimeChart.of(new long[60], START, Duration.ofMinutes(1), TimeChart.Unit.REQUESTS);
+        assertEquals("clock", hour.timeFormat());
+        assertEquals(START.plus(Duration.ofMinutes(10)).toString(), hour.xTicks().get(1).datetime());
+        assertEquals("09:10", hour.xTicks().get(1).label(), "the text without scripts stays UTC");
+        assertEquals(60, hour.barTimes().size());
+        assertEquals(START.plus(Duration.ofMinutes(59)).toString(), hour.barTimes().get(59));
+        assertEquals(null, hour.yTicks().get(0).datetime(), "a value tick has no time");
+        TimeChart month = TimeChart.of(new long[30], START, Duration.ofDays(1), TimeChart.Unit.TOKENS);
+        assertEquals("day", month.timeFormat(), "daily bars count UTC days: their dates stay UTC");
+    }
 }

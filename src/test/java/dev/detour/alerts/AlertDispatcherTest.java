@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.detour.core.alerts.Alert;
 import dev.detour.core.alerts.AlertKind;
+import dev.detour.core.alerts.AlertRules;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,6 +74,40 @@ class AlertDispatcherTest {
         dispatcher.tick(T0);
         assertEquals(List.of("revocations account.revoked account:1", "everything account.revoked account:1",
                 "everything group.halted group:1"), sent);
+    }
+
+    @Test
+    void anAlertRecordedWithItsStateChangeIsFannedOutOnTheNextTickAndSentOnce() {
+        store.channels.put(1L, channel(1, "ops", Set.of()));
+        store.outbox.add(new Alert(AlertKind.ACCOUNT_ERROR, "account:7", "t", "x", T0));
+        dispatcher.tick(T0);
+        dispatcher.tick(T0.plusSeconds(1));
+        assertEquals(List.of("ops account.error account:7"), sent);
+        assertEquals(Delivery.Status.SENT, store.deliveries.get(1L).status());
+    }
+
+    @Test
+    void aDueDeliveryThatAnotherInstanceClaimedIsNotSentHere() {
+        store.channels.put(1L, channel(1, "ops", Set.of()));
+        store.claimedElsewhere.add(1L);
+        dispatcher.publish(new Alert(AlertKind.ACCOUNT_REVOKED, "account:1", "t", "x", T0));
+        dispatcher.tick(T0);
+        assertEquals(List.of(), sent);
+        assertEquals(Delivery.Status.PENDING, store.deliveries.get(1L).status(), "the claimer sends and logs it");
+    }
+
+    @Test
+    void whileTheDatabaseIsAwayTheSuppressionWindowIsCountedFromWhatThisInstanceLastSent() {
+        store.channels.put(1L, channel(1, "ops", Set.of()));
+        dispatcher.publish(new Alert(AlertKind.ACCOUNT_REVOKED, "account:1", "t", "x", T0));
+        dispatcher.tick(T0); // sent, suppression row written in the store
+        databaseUp.set(false);
+        store.down = true;
+        dispatcher.publish(new Alert(AlertKind.ACCOUNT_REVOKED, "account:1", "t", "x", T0.plusSeconds(60)));
+        dispatcher.publish(new Alert(AlertKind.ACCOUNT_REVOKED, "account:2", "t", "x", T0.plusSeconds(60)));
+        dispatcher.tick(T0.plusSeconds(60));
+        assertEquals(List.of("ops account.revoked account:1", "ops account.revoked account:2"), sent,
+                "account:1 is still inside its 10-minute window");
     }
 
     /** The store as a map, "down" on demand (every call throws, as MyBatis does without MariaDB). */
@@ -145,6 +180,43 @@ class AlertDispatcherTest {
         @Override
         public long deliveryCount() {
             return deliveries.size();
+        }
+
+        final Map<String, Instant> suppressions = new LinkedHashMap<>();
+        final List<Alert> outbox = new ArrayList<>();
+        /** Ids another instance has claimed. */
+        final Set<Long> claimedElsewhere = new java.util.HashSet<>();
+
+        @Override
+        public List<Delivery> fanOut(List<AlertChannel> to, List<Alert> alerts, Instant now) {
+            reachable();
+            List<Delivery> stored = new ArrayList<>();
+            for (Alert alert : alerts) {
+                for (AlertChannel channel : to) {
+                    String key = channel.id() + "|" + alert.kind() + "|" + alert.object();
+                    if (channel.takes(alert.kind())
+                            && !AlertRules.suppressed(suppressions.get(key), channel.suppress(), alert.at())) {
+                        suppressions.put(key, alert.at());
+                        Delivery d = Delivery.of(channel, alert, now);
+                        stored.add(d.withId(insertDelivery(d)));
+                    }
+                }
+            }
+            return stored;
+        }
+
+        @Override
+        public List<Delivery> fanOutRecorded(List<AlertChannel> to, Instant now, int limit) {
+            reachable();
+            List<Delivery> stored = fanOut(to, List.copyOf(outbox), now);
+            outbox.clear();
+            return stored;
+        }
+
+        @Override
+        public boolean claim(Delivery delivery, Instant until) {
+            reachable();
+            return !claimedElsewhere.contains(delivery.id());
         }
     }
 }

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
+import dev.detour.core.alerts.AlertKind;
 import dev.detour.core.keys.KeyPolicy;
+import dev.detour.core.keys.LimitCheck;
+import dev.detour.core.keys.LimitKind;
 import dev.detour.core.selection.GroupView;
 import dev.detour.gateway.KeyEntry;
 import dev.detour.gateway.PoolSnapshot;
@@ -13,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -69,5 +73,38 @@ class PoolWatchTest {
         databaseUp.set(false);
         watch.observe(T0.plusSeconds(4));
         assertEquals(List.of("database.unavailable database", "database.unavailable database"), published);
+    }
+
+    @Test
+    void transitionsTheStateWritesRecordAreLeftOutAndASpendWindowCrossingIsPublished() {
+        AtomicLong daySpend = new AtomicLong(100);
+        PoolWatch withOutbox = new PoolWatch(view::get, keyId -> spent.get(),
+                key -> List.of(new LimitCheck.Headroom(LimitKind.REQUESTS, 10, 9, 1),
+                        new LimitCheck.Headroom(LimitKind.SPEND_DAY, 1000, daySpend.get(), 60)),
+                databaseUp::get, leads::get, alert -> published.add(alert.kind().wire() + " " + alert.object()),
+                Set.of(AlertKind.ACCOUNT_ERROR, AlertKind.ACCOUNT_REVOKED, AlertKind.ACCOUNT_RECOVERED));
+        view.set(pool(AccountStatus.OK, 1000));
+        withOutbox.observe(T0);
+        view.set(pool(AccountStatus.REVOKED, 1000));
+        daySpend.set(850);
+        withOutbox.observe(T0.plusSeconds(1));
+        assertEquals(List.of("group.unavailable group:5", "key.window_spend_80 key:4:day"), published,
+                "the revocation comes from the outbox (the group left without an account does not); requests per"
+                        + " minute are no spend window");
+    }
+
+    @Test
+    void anUnreadableAccountRepairedByAPersonIsStillTheWatchsRecovery() {
+        Set<AlertKind> outbox = Set.of(AlertKind.ACCOUNT_ERROR, AlertKind.ACCOUNT_REVOKED, AlertKind.ACCOUNT_RECOVERED);
+        PoolWatch withOutbox = new PoolWatch(view::get, keyId -> spent.get(), key -> List.of(), databaseUp::get,
+                leads::get, alert -> published.add(alert.kind().wire() + " " + alert.object()), outbox);
+        PoolSnapshot.View healthy = pool(AccountStatus.OK, 1000);
+        Account unreadable = healthy.accounts().get(0).withConfigError("model_mappings");
+        view.set(new PoolSnapshot.View(1, List.of(unreadable), Map.of(1L, unreadable), Map.of(),
+                healthy.groups(), healthy.keysByHash(), Map.of(), Map.of()));
+        withOutbox.observe(T0);
+        view.set(healthy);
+        withOutbox.observe(T0.plusSeconds(1));
+        assertEquals(List.of("account.recovered account:1"), published, "no state write tells this one");
     }
 }

@@ -95,6 +95,15 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void alertChannelsReachPrivateAddressesOnlyWhenTheOperatorSaysSo() {
+        assertFalse(load(Map.of()).alertPrivateTargets());
+        assertTrue(load(Map.of("DETOUR_ALERT_PRIVATE_TARGETS", "true")).alertPrivateTargets());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> load(Map.of("DETOUR_ALERT_PRIVATE_TARGETS", "intranet")));
+        assertTrue(e.getMessage().startsWith("DETOUR_ALERT_PRIVATE_TARGETS: "), e.getMessage());
+    }
+
+    @Test
     void demoModeIsRefusedWithAnExternalDatabaseSoItCannotSeedARealPool() {
         ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of("DETOUR_DEMO", "true",
                 "DETOUR_DB_URL", "jdbc:mariadb://db:3306/detour")));

@@ -49,6 +49,19 @@ public final class AlertReceiver implements AutoCloseable {
         }
     }
 
+    /**
+     * The usual W-1 IT set-up: the gateway's alert thread stopped (the test ticks it with its clock), a
+     * receiver started, and a webhook channel {@code name} to its {@code path}; {@code fields}: more
+     * channel members as JSON ({@code ,"suppress_seconds":600}), or "".
+     */
+    public static AlertReceiver webhookFor(Gateway gw, String name, String path, String fields) {
+        gw.app.alerts().stopLoop();
+        AlertReceiver receiver = start();
+        gw.admin("POST", "/alerts/channels", "{\"name\":\"" + name + "\",\"kind\":\"webhook\",\"url\":\""
+                + receiver.url(path) + "\"" + fields + "}");
+        return receiver;
+    }
+
     public String url(String path) {
         return "http://127.0.0.1:" + server.getAddress().getPort() + path;
     }

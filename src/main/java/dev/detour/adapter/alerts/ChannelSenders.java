@@ -7,6 +7,7 @@ import dev.detour.alerts.AlertSender;
 import dev.detour.alerts.ChannelKind;
 import dev.detour.alerts.Delivery;
 import dev.detour.alerts.SendOutcome;
+import dev.detour.alerts.TargetCheck;
 import dev.detour.core.secret.SecretMask;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -30,9 +31,12 @@ public final class ChannelSenders implements AlertSender {
             .followRedirects(HttpClient.Redirect.NEVER).build();
     private final SmtpMail mail = new SmtpMail(CONNECT, EXCHANGE);
     private final Clock clock;
+    private final TargetCheck targets;
 
-    public ChannelSenders(Clock clock) {
+    /** {@code targets}: checked again before each send, as the name may resolve elsewhere than when entered. */
+    public ChannelSenders(Clock clock, TargetCheck targets) {
         this.clock = clock;
+        this.targets = targets;
     }
 
     @Override
@@ -40,10 +44,19 @@ public final class ChannelSenders implements AlertSender {
         SecretMask mask = SecretMask.knowing(channel.secrets().values());
         try {
             if (channel.kind() == ChannelKind.EMAIL) {
+                String refused = targets.refusedSend(channel.setting("smtp_host"));
+                if (refused != null) {
+                    return SendOutcome.failed(null, refused);
+                }
                 mail.send(channel, delivery);
                 return SendOutcome.sent(null);
             }
-            return post(WebhookPayloads.of(channel, delivery, clock.instant()), mask);
+            WebhookPayloads.WebhookRequest request = WebhookPayloads.of(channel, delivery, clock.instant());
+            String refused = targets.refusedSend(request.uri().getHost());
+            if (refused != null) {
+                return SendOutcome.failed(null, mask.apply(refused));
+            }
+            return post(request, mask);
         } catch (IOException | RuntimeException e) {
             return SendOutcome.failed(null, mask.apply(cut(describe(e))));
         } catch (InterruptedException e) {

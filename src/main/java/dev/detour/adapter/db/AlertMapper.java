@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import org.apache.ibatis.annotations.Param;
 
-/** W-1 alert_channels and alert_deliveries; SQL in AlertMapper.xml. */
+/** W-1 alert_channels, alert_deliveries, alert_outbox and alert_suppressions; SQL in AlertMapper.xml. */
 public interface AlertMapper {
     List<AlertChannelRow> selectChannels();
 
@@ -27,4 +27,23 @@ public interface AlertMapper {
     List<AlertDeliveryRow> selectDeliveries(@Param("offset") int offset, @Param("limit") int limit);
 
     long countDeliveries();
+
+    int claimDelivery(@Param("id") long id, @Param("due") Instant due, @Param("until") Instant until);
+
+    int insertRecorded(AlertOutboxRow row);
+
+    List<Long> selectRecordedIds(@Param("limit") int limit);
+
+    List<AlertOutboxRow> selectRecordedForUpdate(@Param("ids") List<Long> ids);
+
+    int deleteRecorded(@Param("id") long id);
+
+    int insertSuppressionIgnore(@Param("channelId") long channelId, @Param("event") String event,
+            @Param("object") String object);
+
+    Instant selectSuppressionForUpdate(@Param("channelId") long channelId, @Param("event") String event,
+            @Param("object") String object);
+
+    int updateSuppression(@Param("channelId") long channelId, @Param("event") String event,
+            @Param("object") String object, @Param("sentAt") Instant sentAt);
 }

@@ -16,6 +16,8 @@ public interface LoadMapper {
 
     int deleteExpiredBindings(@Param("now") Instant now);
 
+    Instant selectHaltedUntilForUpdate(@Param("id") long id);
+
     int updateGroupHalt(@Param("id") long id, @Param("haltedUntil") Instant haltedUntil,
             @Param("haltStreak") int haltStreak, @Param("haltReason") String haltReason,
             @Param("updatedAt") Instant updatedAt);

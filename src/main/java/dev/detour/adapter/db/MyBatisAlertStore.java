@@ -10,9 +10,12 @@ import dev.detour.alerts.AlertChannel;
 import dev.detour.alerts.AlertStore;
 import dev.detour.alerts.ChannelKind;
 import dev.detour.alerts.Delivery;
+import dev.detour.core.alerts.Alert;
 import dev.detour.core.alerts.AlertKind;
+import dev.detour.core.alerts.AlertRules;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -105,6 +108,64 @@ public final class MyBatisAlertStore implements AlertStore {
     @Override
     public long deliveryCount() {
         return database.read(s -> mapper(s).countDeliveries());
+    }
+
+    @Override
+    public List<Delivery> fanOut(List<AlertChannel> channels, List<Alert> alerts, Instant now) {
+        if (alerts.isEmpty()) {
+            return List.of();
+        }
+        return database.inTransaction(s -> {
+            List<Delivery> stored = new ArrayList<>();
+            for (Alert alert : alerts) {
+                stored.addAll(fanOut(s, channels, alert, now));
+            }
+            return stored;
+        });
+    }
+
+    @Override
+    public List<Delivery> fanOutRecorded(List<AlertChannel> channels, Instant now, int limit) {
+        List<Long> ids = database.read(s -> mapper(s).selectRecordedIds(limit));
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return database.inTransaction(s -> {
+            List<Delivery> stored = new ArrayList<>();
+            for (AlertOutboxRow row : mapper(s).selectRecordedForUpdate(ids)) { // gone: another instance took it
+                Alert alert = new Alert(AlertKind.fromWire(row.event()), row.object(), row.title(), row.body(),
+                        row.occurredAt());
+                stored.addAll(fanOut(s, channels, alert, now));
+                mapper(s).deleteRecorded(row.id());
+            }
+            return stored;
+        });
+    }
+
+    /** W-1 suppression on the row of (channel, event, object), locked while deciding: one sender per window. */
+    private static List<Delivery> fanOut(SqlSession s, List<AlertChannel> channels, Alert alert, Instant now) {
+        List<Delivery> stored = new ArrayList<>();
+        for (AlertChannel channel : channels) {
+            if (!channel.takes(alert.kind())) {
+                continue;
+            }
+            AlertMapper m = mapper(s);
+            m.insertSuppressionIgnore(channel.id(), alert.kind().wire(), alert.object());
+            Instant last = m.selectSuppressionForUpdate(channel.id(), alert.kind().wire(), alert.object());
+            if (AlertRules.suppressed(last, channel.suppress(), alert.at())) {
+                continue;
+            }
+            m.updateSuppression(channel.id(), alert.kind().wire(), alert.object(), alert.at());
+            Delivery delivery = Delivery.of(channel, alert, now);
+            m.insertDelivery(row(delivery));
+            stored.add(delivery.withId(m.lastInsertId()));
+        }
+        return stored;
+    }
+
+    @Override
+    public boolean claim(Delivery delivery, Instant until) {
+        return database.inTransaction(s -> mapper(s).claimDelivery(delivery.id(), delivery.nextRetryAt(), until)) == 1;
     }
 
     private static AlertMapper mapper(SqlSession s) {

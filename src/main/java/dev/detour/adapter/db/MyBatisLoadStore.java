@@ -36,7 +36,10 @@ public final class MyBatisLoadStore implements LoadStore {
     @Override
     public GroupView writeHalt(GroupView group, Instant until, int streak, String reason, Instant now) {
         return database.inTransaction(s -> {
+            Instant before = s.getMapper(LoadMapper.class).selectHaltedUntilForUpdate(group.id());
             s.getMapper(LoadMapper.class).updateGroupHalt(group.id(), until, streak, reason, now);
+            AlertOutbox.halt(s, group.id(), group.name() == null ? "#" + group.id() : group.name(), before, until,
+                    now); // W-1: a halt that begins here is alerted with it
             s.getMapper(PoolStateMapper.class).bumpRevision();
             return group.withHalt(until, streak, reason);
         });

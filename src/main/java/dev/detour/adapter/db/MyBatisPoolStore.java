@@ -106,7 +106,10 @@ public final class MyBatisPoolStore implements PoolStore {
                 state.upsertModelState(ModelStateRow.of(outcome.modelRow()));
             }
             state.bumpRevision();
-            return new StateChange(outcome.applyTo(account), rowsOf(state, accountId), outcome.escalated());
+            StateChange change = new StateChange(outcome.applyTo(account), rowsOf(state, accountId),
+                    outcome.escalated());
+            AlertOutbox.account(s, account, rows, change.account(), change.rows(), at); // W-1: with the change
+            return change;
         });
     }
 
@@ -139,7 +142,9 @@ public final class MyBatisPoolStore implements PoolStore {
                 state.upsertModelState(ModelStateRow.of(change.row()));
             }
             state.bumpRevision();
-            return new StateChange(outcome.applyTo(account), rowsOf(state, accountId), false);
+            StateChange after = new StateChange(outcome.applyTo(account), rowsOf(state, accountId), false);
+            AlertOutbox.account(s, account, rows, after.account(), after.rows(), at); // W-1: with the change
+            return after;
         });
     }
 

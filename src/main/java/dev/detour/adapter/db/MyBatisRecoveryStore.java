@@ -62,7 +62,8 @@ public final class MyBatisRecoveryStore implements RecoveryStore {
         if (account == null) {
             return Optional.empty();
         }
-        RecoveryOps.Recovery recovery = RecoveryOps.fullReactivation(account, rowsOf(state, accountId));
+        List<ModelState> rowsBefore = rowsOf(state, accountId);
+        RecoveryOps.Recovery recovery = RecoveryOps.fullReactivation(account, rowsBefore);
         if (!recovery.applied() || s.getMapper(RecoveryMapper.class).updateRecoveredAccount(
                 AccountFailureRow.of(accountId, recovery.status(), recovery.failure(), now)) == 0) {
             return Optional.empty();
@@ -71,7 +72,9 @@ public final class MyBatisRecoveryStore implements RecoveryStore {
             state.deleteModelState(accountId, row.modelKey());
         }
         state.bumpRevision();
-        return Optional.of(new StateChange(recovery.applyTo(account), rowsOf(state, accountId), false));
+        StateChange change = new StateChange(recovery.applyTo(account), rowsOf(state, accountId), false);
+        AlertOutbox.account(s, account, rowsBefore, change.account(), change.rows(), now); // W-1
+        return Optional.of(change);
     }
 
     /** Explicit-test recovery: the account columns only, never sibling model rows. */
@@ -93,7 +96,10 @@ public final class MyBatisRecoveryStore implements RecoveryStore {
             return Optional.empty();
         }
         state.bumpRevision();
-        return Optional.of(new StateChange(recovery.applyTo(account), rowsOf(state, accountId), false));
+        List<ModelState> rows = rowsOf(state, accountId);
+        StateChange change = new StateChange(recovery.applyTo(account), rows, false);
+        AlertOutbox.account(s, account, rows, change.account(), rows, now); // W-1: the account columns only
+        return Optional.of(change);
     }
 
     @Override

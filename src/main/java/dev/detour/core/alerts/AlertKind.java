@@ -13,6 +13,9 @@ public enum AlertKind {
     GROUP_UNAVAILABLE("group.unavailable"),
     KEY_SPEND_80("key.spend_80"),
     KEY_SPEND_100("key.spend_100"),
+    /** L-1's rolling spend windows: one event per level, the window named in the object (key:<id>:<window>). */
+    KEY_WINDOW_SPEND_80("key.window_spend_80"),
+    KEY_WINDOW_SPEND_100("key.window_spend_100"),
     DATABASE_UNAVAILABLE("database.unavailable"),
     /** The console's and the API's "send test": never subscribed to, never suppressed. */
     TEST("test");

@@ -52,6 +52,19 @@ public final class PoolAlerts {
                         + (step == 100 ? "; its requests are refused (key.spend_limit)" : ""), now));
             }
         });
+        after.spendWindows().forEach((object, window) -> {
+            PoolPicture.WindowMark was = before.spendWindows().get(object);
+            int step = window.spendStep();
+            if (was != null && step > was.spendStep()) { // a window that rolled below and climbs again: news again
+                AlertKind kind = step == 100 ? AlertKind.KEY_WINDOW_SPEND_100 : AlertKind.KEY_WINDOW_SPEND_80;
+                alerts.add(new Alert(kind, object, "key " + window.keyName() + " reached " + step
+                        + " % of its " + window.window() + " spend window", "key " + window.keyName() + " ("
+                        + window.keyId() + ") has spent " + window.spentMicros() + " of " + window.limitMicros()
+                        + " micros in its rolling " + window.window() + " window"
+                        + (step == 100 ? "; its requests are refused (key.window_spend_limit) until spend leaves"
+                        + " the window" : ""), now));
+            }
+        });
         return alerts;
     }
 

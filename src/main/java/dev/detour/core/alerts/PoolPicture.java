@@ -4,10 +4,16 @@ import java.util.Map;
 
 /**
  * W-1: the part of the pool that alerts watch, as plain values: accounts by id, model rows in error,
- * groups and keys with a spend limit. Two pictures compared by {@link PoolAlerts} give the events.
+ * groups, keys with a spend limit and their rolling spend windows. Two pictures compared by {@link PoolAlerts} give the events.
  */
 public record PoolPicture(Map<Long, AccountMark> accounts, Map<String, ModelMark> erroredModels,
-        Map<Long, GroupMark> groups, Map<Long, KeyMark> keys) {
+        Map<Long, GroupMark> groups, Map<Long, KeyMark> keys, Map<String, WindowMark> spendWindows) {
+
+    /** Without spend windows. */
+    public PoolPicture(Map<Long, AccountMark> accounts, Map<String, ModelMark> erroredModels,
+            Map<Long, GroupMark> groups, Map<Long, KeyMark> keys) {
+        this(accounts, erroredModels, groups, keys, Map.of());
+    }
 
     /** {@code shownStatus} as pages show it (ok, warning, error, revoked, paused, config_error). */
     public record AccountMark(String name, long groupId, String shownStatus, boolean usable) {
@@ -28,6 +34,17 @@ public record PoolPicture(Map<Long, AccountMark> accounts, Map<String, ModelMark
                 return 100;
             }
             return spentMicros * 5 >= limitMicros * 4 ? 80 : 0;
+        }
+    }
+
+    /**
+     * L-1: a key's spend in one rolling window (micros) against that window's limit; {@code object} is
+     * {@code key:<id>:<window>} with the policy's window name (5h, day, week, month).
+     */
+    public record WindowMark(long keyId, String keyName, String window, long spentMicros, long limitMicros) {
+        /** 0 below 80 %, 80 from 80 %, 100 at or past the limit: as {@link KeyMark#spendStep()}. */
+        public int spendStep() {
+            return new KeyMark(keyName, spentMicros, limitMicros).spendStep();
         }
     }
 

@@ -41,7 +41,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * polling and counting down, the hover panel, the drawer as a side panel, no page-level horizontal scroll
  * at 1280 px and 390 px, keyboard reach. Screenshots: target/console-accounts.png and -phone.png. The key
  * holder's /my (U-10) in the viewer's zone at both widths: target/my-routes.png and -phone.png. The dashboard's
- * breakdown charts (U-8) and the key holder's usage (U-9) drawn with axes: target/dashboard-breakdowns.png,
+ * breakdown charts (U-8, their clock ticks in the viewer's zone) and the key holder's usage (U-9) drawn with axes:
+ * target/dashboard-breakdowns.png,
  * target/my-usage.png and -phone.png.
  */
 class ConsoleChromiumIT {
@@ -159,7 +160,20 @@ class ConsoleChromiumIT {
         assertChartDrawn("chart-requests", 3);
         assertChartDrawn("chart-tokens", -1);
         assertEquals("gpt-x", browser.findElement(By.cssSelector("#by-model tr.usage-row .name")).getText());
-        assertTrue(chart.findElement(By.tagName("figcaption")).getText().contains("UTC"));
+        // U-8: the clock ticks and the bars' tooltips in the viewer's zone (TZ=Asia/Shanghai, 8 h from UTC), said so
+        String caption = chart.findElement(By.tagName("figcaption")).getText();
+        assertTrue(caption.contains("Asia/Shanghai") && !caption.contains("UTC"), caption);
+        java.time.format.DateTimeFormatter shanghai = java.time.format.DateTimeFormatter.ofPattern("HH:mm")
+                .withZone(java.time.ZoneId.of("Asia/Shanghai"));
+        List<WebElement> ticks = chart.findElements(By.cssSelector("text.x-label"));
+        assertTrue(ticks.size() >= 2, "time ticks: " + ticks.size());
+        for (WebElement tick : ticks) {
+            assertEquals(shanghai.format(java.time.Instant.parse(tick.getAttribute("data-datetime"))), tick.getText());
+        }
+        Object firstBar = js("var b = document.querySelector('#chart-requests rect.bar');"
+                + "return b.getAttribute('data-datetime') + '|' + b.querySelector('title').textContent;");
+        String[] bar = String.valueOf(firstBar).split("\\|");
+        assertEquals(shanghai.format(java.time.Instant.parse(bar[0])) + ": 0", bar[1], "the tooltip's time too");
         browser.manage().window().setSize(new Dimension(1280, 900));
         js("document.getElementById('breakdowns').scrollIntoView();");
         assertNoPageScroll("1280 px");

@@ -98,6 +98,39 @@ class PoolAlertsTest {
         assertEquals(List.of(), events(some, none));
     }
 
+    @ParameterizedTest(name = "day window {0} → {1} of 1000: {2}")
+    @CsvSource(delimiter = '|', value = {
+        "0    | 799  | ''",
+        "700  | 800  | key.window_spend_80 key:4:day",
+        "800  | 1000 | key.window_spend_100 key:4:day",
+        "1000 | 1000 | ''",
+        "1000 | 300  | ''",
+        "300  | 900  | key.window_spend_80 key:4:day",
+    })
+    void aKeysSpendWindowCrossing80Or100PercentIsAnAlertAgainAfterItRolledBelow(long before, long after,
+            String expected) {
+        assertEquals(expected.isEmpty() ? List.of() : List.of(expected), events(window(before), window(after)));
+    }
+
+    @Test
+    void eachSpendWindowOfAKeyIsItsOwnObject() {
+        PoolPicture before = new PoolPicture(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(
+                "key:4:day", new PoolPicture.WindowMark(4, "team", "day", 100, 1000),
+                "key:4:week", new PoolPicture.WindowMark(4, "team", "week", 100, 5000)));
+        PoolPicture after = new PoolPicture(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(
+                "key:4:day", new PoolPicture.WindowMark(4, "team", "day", 1000, 1000),
+                "key:4:week", new PoolPicture.WindowMark(4, "team", "week", 1000, 5000)));
+        List<Alert> alerts = PoolAlerts.changes(before, after, NOW);
+        assertEquals(List.of("key.window_spend_100 key:4:day"), alerts.stream()
+                .map(a -> a.kind().wire() + " " + a.object()).toList());
+        assertEquals("key team reached 100 % of its day spend window", alerts.get(0).title());
+    }
+
+    private static PoolPicture window(long spent) {
+        return new PoolPicture(Map.of(), Map.of(), Map.of(), Map.of(),
+                Map.of("key:4:day", new PoolPicture.WindowMark(4, "team", "day", spent, 1000)));
+    }
+
     private static PoolPicture key(long spent) {
         return new PoolPicture(Map.of(), Map.of(), Map.of(), Map.of(4L, new KeyMark("team", spent, 1000)));
     }
