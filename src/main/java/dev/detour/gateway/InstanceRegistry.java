@@ -103,7 +103,10 @@ public final class InstanceRegistry implements AutoCloseable {
                 // Counting them gone would hand this instance the whole limit while the others, back too, keep
                 // their parts; those it counted before keep counting for one more bound, time for each to beat
                 // (one that died meanwhile is then dropped as usual)
-                graceUntil = now.plus(Heartbeat.GONE_AFTER);
+                // from when the read came back, not from the beat's start: a call that waited out the outage
+                // began long before (seen on Galera: 34 s), and the others need the whole bound from now on
+                Instant readAt = clock.instant();
+                graceUntil = (readAt.isAfter(now) ? readAt : now).plus(Heartbeat.GONE_AFTER);
                 missedBeat = false;
             }
             Instant forgetBefore = now.minus(Heartbeat.FORGOTTEN_AFTER);

@@ -223,6 +223,29 @@ class InstanceRegistryTest {
         assertEquals(Duration.ofSeconds(25), Heartbeat.SHARE_BACK_AFTER_OUTAGE_WITHIN);
     }
 
+    @Test
+    void aBeatThatWaitedOutTheOutageCountsTheOthersForTheWholeBoundFromWhenItsReadCameBack() {
+        Instance a = new Instance(false, new Link());
+        new Instance(false, new Link());
+        a.registry.beat(clock.instant());
+        assertEquals(2, a.registry.liveCount());
+
+        a.link.cut = true; // the whole database away
+        clock.advance(Duration.ofSeconds(10));
+        assertThrows(IllegalStateException.class, () -> a.registry.beat(clock.instant()));
+        clock.advance(Duration.ofSeconds(30));
+        Instant started = clock.instant();
+        a.link.cut = false;
+        a.link.stall = Duration.ofSeconds(34); // this beat's call waits until the database is back (seen on Galera)
+        a.registry.beat(started);
+        a.link.stall = Duration.ZERO;
+        assertEquals(2, a.registry.liveCount());
+
+        clock.advance(Heartbeat.PERIOD); // the other has not beaten yet: its own call is still waiting
+        a.registry.beat(clock.instant());
+        assertEquals(2, a.registry.liveCount(), "the grace runs from when the read came back, not from the beat's start");
+    }
+
     /**
      * Instances beating every {@link Heartbeat#PERIOD} at their own phase (as each one's loop does), on the test's
      * clock moved in steps of 250 ms from 0; a beat that cannot reach the database is ignored, as the loop's is.
@@ -296,6 +319,8 @@ class InstanceRegistryTest {
     /** One instance's way to the shared rows, which can be cut (that instance alone loses the database). */
     private final class Link implements InstanceStore {
         volatile boolean cut;
+        /** How long a read of the rows takes (the test's clock moves that much during it). */
+        volatile Duration stall = Duration.ZERO;
 
         @Override
         public void beat(RegisteredInstance self) {
@@ -306,6 +331,7 @@ class InstanceRegistryTest {
         @Override
         public List<RegisteredInstance> all() {
             check();
+            clock.advance(stall);
             return rows.all();
         }
 
