@@ -6,10 +6,12 @@ import dev.detour.core.cluster.RegisteredInstance;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * G-2 instance registry: this instance beats its row every {@link Heartbeat#PERIOD} and, from the
  * rows still live, takes its share of every account's {@code max_in_flight} (S-5). Time is the
  * app's clock; the loop only calls {@link #beat(Instant)}, which tests call themselves. A beat that
- * cannot reach the database keeps the last count. With {@code DETOUR_INSTANCES} set (pinned) the
+ * cannot reach the database keeps the last count; the first one that reaches it again still counts the
+ * instances counted before for {@link Heartbeat#GONE_AFTER} (they could not beat either if the whole
+ * database was away). With {@code DETOUR_INSTANCES} set (pinned) the
  * instance still registers, but its share stays the pinned one.
  */
 public final class InstanceRegistry implements AutoCloseable {
@@ -34,6 +38,12 @@ public final class InstanceRegistry implements AutoCloseable {
     private final Object beating = new Object();
     /** Set at {@link #close()}: a beat already under way then writes nothing (the row stays removed). */
     private boolean left;
+    /** Under {@link #beating}: the last beat did not reach the database. */
+    private boolean missedBeat;
+    /** Under {@link #beating}: the ids counted at the last beat that reached the database. */
+    private Set<String> counted = Set.of();
+    /** Under {@link #beating}: until then, an instance counted before this one lost the database still counts. */
+    private Instant graceUntil = Instant.MIN;
     private ScheduledExecutorService loop;
 
     public InstanceRegistry(InstanceStore store, LoadState load, Clock clock, String version, boolean pinned) {
@@ -79,14 +89,36 @@ public final class InstanceRegistry implements AutoCloseable {
                 return load.share(); // stopped: a beat that was already under way changes nothing
             }
             RegisteredInstance beat = self.seenAt(now);
-            store.beat(beat);
-            self = beat;
-            List<RegisteredInstance> all = store.all();
+            List<RegisteredInstance> all;
+            try {
+                store.beat(beat);
+                self = beat;
+                all = store.all();
+            } catch (RuntimeException e) {
+                missedBeat = true;
+                throw e;
+            }
+            if (missedBeat) {
+                // G-2: when the whole database was away nobody could beat, so every other row now looks silent.
+                // Counting them gone would hand this instance the whole limit while the others, back too, keep
+                // their parts; those it counted before keep counting for one more bound, time for each to beat
+                // (one that died meanwhile is then dropped as usual)
+                // from when the read came back, not from the beat's start: a call that waited out the outage
+                // began long before (seen on Galera: 34 s), and the others need the whole bound from now on
+                Instant readAt = clock.instant();
+                graceUntil = (readAt.isAfter(now) ? readAt : now).plus(Heartbeat.GONE_AFTER);
+                missedBeat = false;
+            }
             Instant forgetBefore = now.minus(Heartbeat.FORGOTTEN_AFTER);
             if (all.stream().anyMatch(i -> i.lastSeenAt().isBefore(forgetBefore))) {
                 store.forgetUnseenSince(forgetBefore);
             }
-            InstanceShare share = InstanceShare.among(all.stream().filter(i -> i.liveAt(now)).toList(), self.id());
+            Set<String> before = counted;
+            boolean grace = now.isBefore(graceUntil);
+            List<RegisteredInstance> live = all.stream()
+                    .filter(i -> i.liveAt(now) || grace && before.contains(i.id())).toList();
+            counted = live.stream().map(RegisteredInstance::id).collect(Collectors.toUnmodifiableSet());
+            InstanceShare share = InstanceShare.among(live, self.id());
             if (share.count() != liveCount) {
                 log.info("{} live Detour instance(s) share the pool (this one is #{})", share.count(),
                         share.rank() + 1);

@@ -24,6 +24,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -46,7 +47,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * the account once; a Galera node killed and restarted under traffic loses no request event and fails no
  * request; the scheduler's instance SIGKILLed under traffic: only its in-flight requests fail, nothing is
  * replayed, another instance takes the scheduler over and runs the next scheduled recovery, and the killed
- * instance restarted rejoins. Counts come from the fake upstream, the database and each instance's /metrics;
+ * instance restarted rejoins; last, the whole cluster SIGKILLed under traffic: every instance serves from its
+ * snapshot, reports the outage and keeps its events, and after the cluster's bootstrap from its most advanced
+ * node every event arrives, once. Counts come from the fake upstream, the database and each instance's /metrics;
  * times are printed, never asserted; the waits are hang guards.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -56,6 +59,7 @@ class ScaleOutFaultsOnGaleraIT {
     private static final String KILL = "gpt-kill";
     private static final String FAILING = "gpt-failing";
     private static final String SCHEDULED = "gpt-scheduled";
+    private static final String OUTAGE = "gpt-outage";
     private static final int PARALLEL_FAILURES = 50;
     private static final int CLIENTS = 4;
     private static GaleraCluster cluster;
@@ -63,18 +67,21 @@ class ScaleOutFaultsOnGaleraIT {
     private static FakeUpstream upstream;
     private static List<DetourProcess> instances;
     private static DetourProcess restarted;
+    /** The instances serving now: the three started, or after the leader's restart, the restarted one and the two others. */
+    private static List<DetourProcess> serving;
 
     @BeforeAll
     static void startInstancesBehindNginx() throws Exception {
         cluster = GaleraCluster.shared();
         long started = System.nanoTime();
-        pool = GaleraPool.start("galera-faults", 3, "", List.of(SERVED, TRAFFIC, KILL),
+        pool = GaleraPool.start("galera-faults", 3, "", List.of(SERVED, TRAFFIC, KILL, OUTAGE),
                 Map.of("DETOUR_RECOVERY_TICK_SECONDS", "2"));
         System.out.println("G-1 harness: the cluster started in " + cluster.startTime().toMillis() + " ms (once per"
                 + " test JVM); three instances, nginx and the pool ready in "
                 + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
         upstream = pool.upstream;
         instances = pool.instances;
+        serving = instances;
     }
 
     @AfterAll
@@ -220,6 +227,7 @@ class ScaleOutFaultsOnGaleraIT {
                 + scheduled)), "the scheduled recovery at " + at + " ran after the leader's death");
 
         restarted = leader.restart(Map.of("DETOUR_PORT", Integer.toString(leader.port())));
+        serving = List.of(restarted, survivors.get(0), survivors.get(1));
         for (DetourProcess instance : List.of(restarted, survivors.get(0), survivors.get(1))) {
             Traffic.awaitUpTo(Duration.ofMinutes(1), () -> GaleraPool.metric(instance, "detour_instances_live") == 3, instance
                     + " counts the restarted instance back");
@@ -230,6 +238,91 @@ class ScaleOutFaultsOnGaleraIT {
         }
         assertNotEquals(servedBefore, GaleraPool.metric(restarted, "detour_requests_total"),
                 "nginx sends requests to the restarted instance again, no manual step");
+    }
+
+    /**
+     * Last: it takes the whole cluster down. D-1 on every instance: requests are served from the snapshot, each
+     * instance reports the outage and keeps its events (queue and journal); the cluster is then started again as
+     * docs/galera.md tells an operator (bootstrap from the most advanced node), and every event arrives once.
+     */
+    @Test
+    @Order(4)
+    void theWholeClusterGoneUnderTrafficEveryInstanceServesAndReportsItAndAfterTheBootstrapEveryEventArrivesOnce()
+            throws Exception {
+        upstream.handler(byModel(m -> Reply.chatCompletion()));
+        long eventsBefore = GaleraPool.number(1, events(OUTAGE));
+        Traffic traffic = Traffic.start(pool, OUTAGE, "outage", CLIENTS);
+        boolean down = false;
+        int servedInOutage;
+        try {
+            traffic.awaitMore(20, "traffic before the outage");
+            cluster.killAll();
+            down = true;
+            long goneAt = System.nanoTime();
+            for (DetourProcess instance : serving) {
+                Traffic.awaitUpTo(Duration.ofMinutes(1), () -> get(instance, "/readyz").body()
+                        .contains("database: unavailable since"), instance + " reports the outage on /readyz");
+            }
+            Map<DetourProcess, Long> requestsBefore = new HashMap<>();
+            serving.forEach(i -> requestsBefore.put(i, GaleraPool.metric(i, "detour_requests_total")));
+            int servedBefore = traffic.served();
+            traffic.awaitMore(60, "traffic with the whole cluster gone");
+            servedInOutage = traffic.served() - servedBefore;
+            for (DetourProcess instance : serving) {
+                HttpResponse<String> ready = get(instance, "/readyz");
+                assertEquals(200, ready.statusCode(), instance + ": a young snapshot keeps it ready: " + ready.body());
+                assertEquals(0, GaleraPool.metric(instance, "detour_database_up"), instance + ": the gauge shows it");
+                assertTrue(get(instance, "/login").body().contains("id=\"database-banner\""), instance
+                        + ": the console shows the banner");
+                assertTrue(GaleraPool.metric(instance, "detour_requests_total") > requestsBefore.get(instance),
+                        instance + " served requests (nginx round robin) while the cluster was gone");
+                assertTrue(GaleraPool.metric(instance, "detour_event_queue_depth") > 0
+                        || GaleraPool.metric(instance, "detour_event_journal_spilled") == 1, instance
+                        + " holds the outage's events (queue and journal) for the database");
+            }
+            long restartAt = System.nanoTime();
+            String account = cluster.restart();
+            down = false;
+            System.out.println("G-5 the whole cluster gone for " + Duration.ofNanos(System.nanoTime() - goneAt).toMillis()
+                    + " ms; the restart (bootstrap of the most advanced node, two joins) took "
+                    + Duration.ofNanos(System.nanoTime() - restartAt).toMillis() + " ms:\n" + account);
+            traffic.awaitMore(30, "traffic after the restart");
+        } finally {
+            traffic.stop();
+            if (down) {
+                cluster.restart(); // the next test class of this JVM needs the shared cluster
+            }
+        }
+        System.out.println("G-5 whole cluster gone: " + traffic.sent() + " requests through nginx, " + servedInOutage
+                + " served while it was gone, answers " + traffic.answers());
+        assertEquals(List.of(), traffic.failedOtherThanBodyRate(), "no request failed while the cluster was gone");
+
+        long expected = eventsBefore + traffic.served();
+        Traffic.awaitUpTo(Duration.ofMinutes(3), () -> GaleraPool.number(1, events(OUTAGE)) >= expected,
+                "every instance's journal replayed: each request's event in the database");
+        for (DetourProcess instance : serving) {
+            Traffic.awaitUpTo(Duration.ofMinutes(1), () -> GaleraPool.metric(instance, "detour_event_queue_depth") == 0
+                    && GaleraPool.metric(instance, "detour_event_journal_spilled") == 0, instance + " wrote every event");
+        }
+        for (int node = 1; node <= 3; node++) {
+            assertEquals(expected, GaleraPool.number(node, events(OUTAGE)), "node " + node
+                    + ": one event per request served, none lost, none twice");
+        }
+        for (DetourProcess instance : serving) {
+            Traffic.awaitUpTo(Duration.ofMinutes(1), () -> get(instance, "/readyz").body().equals("ok\n"), instance
+                    + " ready again without the outage detail");
+            assertEquals(1, GaleraPool.metric(instance, "detour_database_up"), instance + ": the gauge is back");
+        }
+    }
+
+    /** A GET on one instance (status -1 and an empty body when it does not answer). */
+    private static HttpResponse<String> get(DetourProcess instance, String path) {
+        try {
+            return GaleraPool.HTTP.send(HttpRequest.newBuilder(URI.create(instance.url() + path))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError(instance + path + ": " + e, e);
+        }
     }
 
     /** An account on the fake upstream serving only {@code model} (extra JSON fields, or ""); its id. */

@@ -181,6 +181,20 @@ public final class GaleraCluster {
         run(Duration.ofMinutes(5), "start-node", dir.toString(), Integer.toString(n));
     }
 
+    /** SIGKILL of the three nodes at once: the whole database gone (a power cut of the cluster). */
+    public void killAll() {
+        run(Duration.ofMinutes(2), "kill-all", dir.toString());
+    }
+
+    /**
+     * Every node down: the cluster is started again as docs/galera.md tells an operator (bootstrap from the node
+     * with the highest recovered seqno, marked {@code safe_to_bootstrap: 1}; the others join it). Returns the
+     * script's account of it (each node's recovered position, the node bootstrapped, the states after).
+     */
+    public String restart() {
+        return run(Duration.ofMinutes(8), "restart", dir.toString());
+    }
+
     /** Each node's state and the cluster size it sees, one line per node. */
     public String status() {
         return run(Duration.ofMinutes(1), "status", dir.toString());

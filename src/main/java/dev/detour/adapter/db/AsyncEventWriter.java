@@ -46,6 +46,8 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     private static final long SEGMENT_BYTES = 8L << 20;
     private static final long RETRY_MILLIS = 500;
     private static final long CLOSE_MILLIS = 30_000;
+    /** With no event for this long the writer flushes the account counters alone (its own beat). */
+    static final long IDLE_MILLIS = 200;
 
     /** An event's memory copy and the journal segment that holds it (segments are deleted once written). */
     private record Pending(RequestEvent event, long segment) {
@@ -65,6 +67,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong interrupted = new AtomicLong();
+    private final AtomicLong keptFlushes = new AtomicLong();
     private final Thread thread;
     private final Thread syncThread;
     private volatile boolean running = true;
@@ -212,7 +215,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                 return;
             }
             try {
-                Pending first = queue.pollFirst(200, TimeUnit.MILLISECONDS);
+                Pending first = queue.pollFirst(IDLE_MILLIS, TimeUnit.MILLISECONDS);
                 if (first != null) {
                     taken.add(first);
                     queue.drainTo(taken, BATCH - 1);
@@ -228,13 +231,14 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                         return;
                     }
                 } else {
-                    writeReliably(batch, false); // touches only
+                    writeReliably(batch, false); // touches only: kept sums are retried on this beat, idle or not
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
         }
+        flushKeptTouches();
     }
 
     /**
@@ -385,18 +389,43 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         }
     }
 
-    private void writeTouches() {
+    /**
+     * Flushes the account counters. A flush that is certainly not in the database keeps its sums for the next
+     * one, which comes with the next event batch or, on an idle instance, on this thread's own beat (every
+     * {@value #IDLE_MILLIS} ms); only a flush whose commit may have landed is dropped (sent again, it could count
+     * twice). True when nothing is left to flush.
+     */
+    private boolean writeTouches() {
         try {
             batches.writeTouches(touches.accounts(), touches.served());
         } catch (SQLException | RuntimeException e) {
-            if (TransactionRetry.isConflict(e)) {
-                // G-4: other instances kept winning the same account rows (Galera certification); a conflict
-                // rolled the flush back, so its sums stay and go with the next flush instead of being lost
-                return;
+            if (TransactionRetry.isConflict(e) || e instanceof EventBatches.NotCommitted) {
+                // G-4: other instances kept winning the same account rows (Galera certification), or D-1: the
+                // database is away; either way the flush rolled back, so its sums stay instead of being lost
+                keptFlushes.incrementAndGet();
+                return false;
             }
             log.warn("account usage counters not updated: {}", e.toString());
         }
         touches.clear();
+        return true;
+    }
+
+    /** Counter flushes whose sums were kept for a later flush (a conflict, or the database away). */
+    long keptFlushes() {
+        return keptFlushes.get();
+    }
+
+    /** At close: counters still kept (a last flush that lost a conflict) get until the close deadline. */
+    private void flushKeptTouches() {
+        if (pastDeadline()) {
+            return; // halted as a killed process would be: nothing more is written
+        }
+        touches.drain();
+        while (!writeTouches() && !pastDeadline()) {
+            pause();
+            touches.drain();
+        }
     }
 
     /** Deletes the segments before {@code segment}: every finished event in them is in the database. */

@@ -89,8 +89,27 @@ public final class Database implements AutoCloseable {
         }
         if (!lower.contains("max_statement_time")) {
             out.append(separator).append("sessionVariables=max_statement_time=").append(STATEMENT.toSeconds());
+            separator = '&';
+        }
+        int hosts = hostCount(url);
+        if (hosts > 1 && !lower.contains("retriesalldown=")) {
+            // G-5 / D-1: with every host of a multi-host (Galera) URL down, the driver's default of 120 attempts
+            // (a pause between rounds) kept each database call, /readyz's check included, for 30 s and more;
+            // one attempt per host, each bounded by the connect timeout, finds a live node or fails fast
+            out.append(separator).append("retriesAllDown=").append(hosts);
         }
         return out.toString();
+    }
+
+    /** How many hosts {@code jdbc:mariadb[:mode]://h1,h2,…/db} lists. */
+    private static int hostCount(String url) {
+        int start = url.indexOf("//");
+        if (start < 0) {
+            return 1;
+        }
+        int end = url.indexOf('/', start + 2);
+        String hosts = url.substring(start + 2, end < 0 ? url.length() : end);
+        return hosts.split(",", -1).length;
     }
 
     /**

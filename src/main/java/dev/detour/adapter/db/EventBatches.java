@@ -135,15 +135,49 @@ final class EventBatches {
     }
 
     private void once(Work work) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
+        Connection c;
+        try {
+            c = dataSource.getConnection();
+        } catch (SQLException e) {
+            throw new NotCommitted(e);
+        }
+        try (c) {
             try {
+                c.setAutoCommit(false); // on a failover URL this may reconnect, and fail, first
                 work.run(c);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
+            } catch (SQLException e) {
+                rollbackQuietly(c);
+                throw new NotCommitted(e);
+            } catch (RuntimeException e) {
+                rollbackQuietly(c);
                 throw e;
             }
+            try {
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(c);
+                throw e;
+            }
+        }
+    }
+
+    /** The connection may be the broken one: the failure that matters is the one already thrown. */
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException | RuntimeException ignored) {
+            // a rollback on a dead connection: the server rolls the transaction back when it sees it gone
+        }
+    }
+
+    /**
+     * The transaction failed before its commit was sent (no connection, or a statement refused or cut): nothing
+     * of it is in the database, so sums it carried can be sent again without being added twice. A failure of the
+     * commit itself leaves that unknown (except a conflict: Galera certification and deadlocks roll back).
+     */
+    static final class NotCommitted extends SQLException {
+        NotCommitted(SQLException cause) {
+            super(cause.getMessage(), cause.getSQLState(), cause.getErrorCode(), cause);
         }
     }
 

@@ -21,6 +21,12 @@ public final class Heartbeat {
      * {@link #GONE_AFTER}, and each other instance recounts at its own next beat.
      */
     public static final Duration SHARE_BACK_WITHIN = GONE_AFTER.plus(PERIOD);
+    /**
+     * After this instance's own outage (the whole database away, say), the others it counted before keep
+     * counting for {@link #GONE_AFTER} from its first beat that reaches the database again, which comes within a
+     * period of the return: one that died during the outage gives its share back within this long of the return.
+     */
+    public static final Duration SHARE_BACK_AFTER_OUTAGE_WITHIN = PERIOD.plus(GONE_AFTER).plus(PERIOD);
     /** Rows of instances gone this long are deleted (each start registers a new id). */
     public static final Duration FORGOTTEN_AFTER = Duration.ofDays(1);
 

@@ -92,6 +92,85 @@ class AsyncEventWriterOutageIT {
         assertEveryEventOnceInOrder(emitted);
     }
 
+    @Test
+    void accountCountersOfAnIdleWriterWaitOutAStoppedDatabaseAndAreWrittenOnItsOwnBeatWithNoFurtherEvent()
+            throws Exception {
+        oneAccount();
+        AsyncEventWriter writer = new AsyncEventWriter(database, 5, journal);
+        boolean stopped = false;
+        try {
+            server.stop();
+            stopped = true;
+            touch(writer, 2, 3);
+            Gateway.await(() -> writer.keptFlushes() >= 1, "the idle writer's flush found no database and kept its sums");
+            server.start();
+            stopped = false;
+            Gateway.await(() -> counts().equals(List.of("2 3")), "the counters written with no event to carry them");
+        } finally {
+            if (stopped) {
+                server.start(); // the other tests of this class need it
+            }
+            writer.close();
+        }
+        assertEquals(List.of("2 3"), counts(), "each touch counted once");
+    }
+
+    @Test
+    void accountCountersThatLostALockConflictAreWrittenOnTheWritersOwnBeatWithNoFurtherEvent() throws Exception {
+        oneAccount();
+        // the writer's sessions give up a lock wait after 1 s (the statement bound kept as Database sets it)
+        Database quick = Database.connect(server.jdbcUrl()
+                + "?sessionVariables=innodb_lock_wait_timeout=1,max_statement_time=25", server.user(),
+                server.password(), 2);
+        AsyncEventWriter writer = new AsyncEventWriter(quick, 5, journal);
+        try (Connection holder = database.dataSource().getConnection()) {
+            holder.setAutoCommit(false);
+            try (Statement s = holder.createStatement()) {
+                s.executeQuery("SELECT id FROM accounts WHERE id = 1 FOR UPDATE").close();
+            }
+            touch(writer, 1, 3);
+            // G-4's retries each wait out the lock, then the flush keeps its sums (what a Galera conflict does)
+            Gateway.await(() -> writer.keptFlushes() >= 1, "the flush lost the conflict and kept its sums");
+            assertEquals(List.of("0 0"), counts());
+            holder.rollback();
+            Gateway.await(() -> counts().equals(List.of("1 3")), "written on the writer's own beat, no event emitted");
+        } finally {
+            writer.close();
+            quick.close();
+        }
+        assertEquals(List.of("1 3"), counts(), "each touch counted once");
+    }
+
+    private static void oneAccount() throws SQLException {
+        sql("DELETE FROM account_served_models");
+        sql("DELETE FROM accounts");
+        sql("DELETE FROM groups_");
+        sql("INSERT INTO groups_ (id, name, created_at, updated_at) VALUES (1, 'g', '2026-11-01 00:00:00',"
+                + " '2026-11-01 00:00:00')");
+        sql("INSERT INTO accounts (id, name, group_id, platform, base_url, api_key_cipher, api_key_hint,"
+                + " model_mappings_json, created_at, updated_at) VALUES (1, 'a1', 1, 'openai', 'http://x', 'c',"
+                + " 'sk-…0001', '[]', '2026-11-01 00:00:00', '2026-11-01 00:00:00')");
+    }
+
+    /** {@code successes} and {@code errors} touches of account 1, and no event. */
+    private static void touch(AsyncEventWriter writer, int successes, int errors) {
+        for (int i = 0; i < successes; i++) {
+            writer.touchAccount(1, true, T0.plusSeconds(i), "gpt-x");
+        }
+        for (int i = 0; i < errors; i++) {
+            writer.touchAccount(1, false, T0.plusSeconds(10 + i), null);
+        }
+    }
+
+    /** Account 1's "success_count error_count". */
+    private static List<String> counts() {
+        try {
+            return strings("SELECT CONCAT(success_count, ' ', error_count) FROM accounts WHERE id = 1");
+        } catch (SQLException e) {
+            return List.of(e.toString());
+        }
+    }
+
     private static void assertEveryEventOnceInOrder(List<String> emitted) throws SQLException {
         assertEquals(emitted, strings("SELECT request_id FROM request_events ORDER BY id"));
         long spend = emitted.size() * (long) (emitted.size() - 1) / 2; // event i costs i micros

@@ -22,4 +22,14 @@ class DatabaseUrlTest {
                         + "&socketTimeout=30000",
                 Database.bounded("jdbc:mariadb://db/detour?sessionVariables=max_statement_time=60"));
     }
+
+    @Test
+    void aMultiHostUrlTriesEachHostOnceWhenAllAreDownInsteadOfTheDriversHundredAndTwentyTimes() {
+        assertEquals("jdbc:mariadb:sequential://n1:3306,n2:3306,n3:3306/detour?connectTimeout=3000&socketTimeout=30000"
+                        + "&sessionVariables=max_statement_time=25&retriesAllDown=3",
+                Database.bounded("jdbc:mariadb:sequential://n1:3306,n2:3306,n3:3306/detour"));
+        assertEquals("jdbc:mariadb:sequential://n1,n2/detour?retriesAllDown=10&connectTimeout=3000&socketTimeout=30000"
+                        + "&sessionVariables=max_statement_time=25",
+                Database.bounded("jdbc:mariadb:sequential://n1,n2/detour?retriesAllDown=10"), "the operator's own kept");
+    }
 }

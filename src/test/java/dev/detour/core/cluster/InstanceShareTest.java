@@ -87,6 +87,26 @@ class InstanceShareTest {
         }
     }
 
+    /**
+     * So while the others recount after a join (or a return, at any rank), old and new parts together pass the
+     * limit by at most the newcomer's part.
+     */
+    @Test
+    void anInstanceJoiningAtAnyRankNeverGrowsAnotherInstancesPart() {
+        for (int max = 1; max <= 40; max++) {
+            for (int count = 1; count <= 10; count++) {
+                for (int joiner = 0; joiner <= count; joiner++) {
+                    for (int rank = 0; rank < count; rank++) {
+                        int before = new InstanceShare(count, rank).of(max);
+                        int after = new InstanceShare(count + 1, rank >= joiner ? rank + 1 : rank).of(max);
+                        assertTrue(after <= before, "max " + max + ", rank " + rank + " of " + count + ", one joins at "
+                                + joiner + ": " + before + " → " + after);
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void anInstanceIsGoneOnlyAfterThreeSilentPeriods() {
         assertEquals(Duration.ofSeconds(15), Heartbeat.GONE_AFTER);
