@@ -37,6 +37,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BridgedAgentsIT extends AgentCase {
     /** Codex offers its exec tool only for a model it has metadata for, so those tests share this name. */
     private static final String CODEX_TOOL_MODEL = "gpt-5.6-sol";
+    /**
+     * For a model it has no metadata for, Codex 0.171 also declares OpenAI's web_search tool (cached mode),
+     * which no other provider can run: the bridge refuses it (bridge.unsupported.builtin_tool). Codex's own
+     * setting turns it off.
+     */
+    private static final String NO_WEB_SEARCH = "web_search = \"disabled\"";
     private static final String CHAT_ONLY = "{\"platform\":\"openai-compatible\",\"protocols\":[\"chat_completions\"]}";
     private static final String ANTHROPIC = "{\"platform\":\"anthropic\"}";
     private final List<Long> accounts = new ArrayList<>();
@@ -159,7 +165,13 @@ class BridgedAgentsIT extends AgentCase {
         FakeUpstream upstream = upstream().handler(AgentUpstream.answering(CodexIT.ANSWER));
         account(upstream, model, protocol.equals("messages") ? ANTHROPIC : CHAT_ONLY);
 
-        Run run = CodexIT.codexViaDetour(model, "Say hello.");
+        Run refused = CodexIT.codexViaDetour(model, "Say hello.");
+        AgentProcess.record("codex", "web_search declared, " + protocol + " only (refused)", "-", refused.summary());
+        assertTrue(refused.exit() != 0 && refused.stderr().contains("bridge.unsupported.builtin_tool")
+                && refused.stderr().contains("web_search"), "web_search is refused, never dropped: " + refused.summary());
+        assertTrue(paths(upstream).isEmpty(), "refused before dispatch: " + paths(upstream));
+
+        Run run = CodexIT.codexViaDetour(model, "Say hello.", NO_WEB_SEARCH);
         AgentProcess.record("codex", "plain answer through " + protocol + " (bridged)", "-", run.summary());
 
         assertEquals(0, run.exit(), run.summary());
@@ -213,7 +225,7 @@ class BridgedAgentsIT extends AgentCase {
         long nativeAccount = account(failing, model, "{\"platform\":\"openai\"}");
         long bridged = account(anthropic, model, ANTHROPIC);
 
-        Run run = CodexIT.codexViaDetour(model, "Say hello.");
+        Run run = CodexIT.codexViaDetour(model, "Say hello.", NO_WEB_SEARCH);
         AgentProcess.record("codex", "native Responses 500, then an Anthropic account (bridged)", "-", run.summary());
 
         assertEquals(0, run.exit(), run.summary());
