@@ -242,12 +242,7 @@ class BridgedAgentsIT extends AgentCase {
             String body = request.body();
             if (request.path().startsWith("/v1/chat/completions") && body.contains("TOOLTEST")
                     && !body.contains("\"role\":\"tool\"")) {
-                return Reply.sse(List.of(Bodies.chatRoleChunk(),
-                        chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_fake_1\",\"type\":\"function\","
-                                + "\"function\":{\"name\":\"exec\",\"arguments\":\"\"}}]}", "null"),
-                        chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
-                                + Bodies.quote(EXEC_ARGUMENTS) + "}}]}", "null"),
-                        chunk("{}", "\"tool_calls\"")));
+                return chatToolCall("exec", EXEC_ARGUMENTS);
             }
             return plain.apply(request);
         };
@@ -280,15 +275,20 @@ class BridgedAgentsIT extends AgentCase {
                 Matcher path = Pattern.compile("read (/[^ ]+note\\.txt)").matcher(body);
                 String file = path.find() ? path.group(1) : "note.txt";
                 String args = "{\"file_path\":\"" + file + "\"}";
-                return Reply.sse(List.of(Bodies.chatRoleChunk(),
-                        chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_fake_1\",\"type\":\"function\","
-                                + "\"function\":{\"name\":\"Read\",\"arguments\":\"\"}}]}", "null"),
-                        chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
-                                + Bodies.quote(args) + "}}]}", "null"),
-                        chunk("{}", "\"tool_calls\"")));
+                return chatToolCall("Read", args);
             }
             return plain.apply(request);
         };
+    }
+
+    /** A streamed Chat answer whose one choice calls {@code tool} (id call_fake_1), its arguments in one delta. */
+    private static Reply chatToolCall(String tool, String arguments) {
+        return Reply.sse(List.of(Bodies.chatRoleChunk(),
+                chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_fake_1\",\"type\":\"function\","
+                        + "\"function\":{\"name\":" + Bodies.quote(tool) + ",\"arguments\":\"\"}}]}", "null"),
+                chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
+                        + Bodies.quote(arguments) + "}}]}", "null"),
+                chunk("{}", "\"tool_calls\"")));
     }
 
     private static String chunk(String delta, String finishReason) {

@@ -38,6 +38,8 @@ class ResponsesToolsTest {
     private static final EndpointFamily RESPONSES = EndpointFamily.RESPONSES;
     private static final long CREATED = 1764600000L;
     private static final String EXEC_SOURCE = "text(\"codex-tool-\" + (6 * 7))";
+    /** The apply_patch text the Messages fixtures' tool_use carries in its input parameter. */
+    private static final String PATCH = "*** Begin Patch\n*** Update File: a.txt\n-old\n+new\n*** End Patch";
 
     static Stream<Arguments> upstreams() {
         return Stream.of(Arguments.of(EndpointFamily.CHAT_COMPLETIONS, "chat"),
@@ -108,8 +110,7 @@ class ResponsesToolsTest {
             assertEquals("{\"timeout_ms\":5}", calls.get(1).path("arguments").asText());
         } else {
             assertCall(calls.get(0), "custom_tool_call", null, "apply_patch", "toolu_01Patch");
-            assertEquals("*** Begin Patch\n*** Update File: a.txt\n-old\n+new\n*** End Patch",
-                    calls.get(0).path("input").asText());
+            assertEquals(PATCH, calls.get(0).path("input").asText());
             assertCall(calls.get(1), "function_call", "collaboration", "list_agents", "toolu_02List");
         }
         assertEquals(2, calls.size());
@@ -156,8 +157,7 @@ class ResponsesToolsTest {
             assertEquals("{\"cell_id\":\"7\"}", done.get(1).path("arguments").asText());
         } else {
             assertCall(done.get(0), "custom_tool_call", null, "apply_patch", "toolu_01Patch");
-            assertEquals("*** Begin Patch\n*** Update File: a.txt\n-old\n+new\n*** End Patch",
-                    done.get(0).path("input").asText());
+            assertEquals(PATCH, done.get(0).path("input").asText());
             assertCall(done.get(1), "function_call", "collaboration", "wait", "toolu_02Wait");
         }
     }
