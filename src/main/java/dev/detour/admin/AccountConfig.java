@@ -33,7 +33,17 @@ public record AccountConfig(
         RecoveryRule recovery,
         BreakerPolicy breaker,
         BackoffPolicy backoff,
-        AnthropicBetaPolicy anthropicBeta) {
+        AnthropicBetaPolicy anthropicBeta,
+        boolean bridgeReasoning) {
+
+    /** B-6: {@code bridgeReasoning} true, the bridge sends reasoning parameters (the default). */
+    public AccountConfig(String name, long groupId, Platform platform, String baseUrl, ModelMappings mappings,
+            Set<EndpointFamily> families, Set<EndpointFamily> protocols, int priority, int weight, boolean enabled,
+            int maxInFlight, Long quotaRemaining, String notes, FailurePolicy failurePolicy, RecoveryRule recovery,
+            BreakerPolicy breaker, BackoffPolicy backoff, AnthropicBetaPolicy anthropicBeta) {
+        this(name, groupId, platform, baseUrl, mappings, families, protocols, priority, weight, enabled, maxInFlight,
+                quotaRemaining, notes, failurePolicy, recovery, breaker, backoff, anthropicBeta, true);
+    }
 
     /** B-1: the client protocols served natively; {@code protocols} null = {@link Protocols#defaults}. */
     public Set<EndpointFamily> effectiveProtocols() {

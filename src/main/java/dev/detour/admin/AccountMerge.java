@@ -49,7 +49,8 @@ final class AccountMerge {
                 p.recovery() != null ? p.recovery() : c.recovery(),
                 p.breaker() != null ? p.breaker() : c.breaker(),
                 p.backoff() != null ? p.backoff() : c.backoff(),
-                p.anthropicBeta() != null ? p.anthropicBeta() : c.anthropicBeta());
+                p.anthropicBeta() != null ? p.anthropicBeta() : c.anthropicBeta(),
+                p.bridgeReasoning() != null ? p.bridgeReasoning() : c.bridgeReasoning());
     }
 
     /** By name ({@code group}) or id ({@code group_id}); when both are given they must agree. */

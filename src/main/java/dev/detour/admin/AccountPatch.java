@@ -35,7 +35,19 @@ public record AccountPatch(
         RecoveryRule recovery,
         BreakerPolicy breaker,
         BackoffPolicy backoff,
-        AnthropicBetaPolicy anthropicBeta) {
+        AnthropicBetaPolicy anthropicBeta,
+        Boolean bridgeReasoning) {
+
+    /** Without B-6's {@code bridge_reasoning} (kept as it is). */
+    public AccountPatch(String name, String groupName, Long groupId, String platform, String baseUrl, String apiKey,
+            ModelMappings mappings, Optional<Set<EndpointFamily>> families, Optional<Set<EndpointFamily>> protocols,
+            Integer priority, Integer weight, Boolean enabled, Integer maxInFlight, Optional<Long> quotaRemaining,
+            Optional<String> notes, FailurePolicy failurePolicy, RecoveryRule recovery, BreakerPolicy breaker,
+            BackoffPolicy backoff, AnthropicBetaPolicy anthropicBeta) {
+        this(name, groupName, groupId, platform, baseUrl, apiKey, mappings, families, protocols, priority, weight,
+                enabled, maxInFlight, quotaRemaining, notes, failurePolicy, recovery, breaker, backoff, anthropicBeta,
+                null);
+    }
 
     public boolean changesGroup() {
         return groupName != null || groupId != null;

@@ -27,12 +27,35 @@ public final class Bridge {
      */
     public static ObjectNode request(EndpointFamily client, EndpointFamily upstream, JsonNode body,
             String upstreamModel) throws BridgeRefusal {
-        Conversation conversation = conversation(client, body);
-        return switch (checked(upstream)) {
+        return translate(client, upstream, body, upstreamModel, true).body();
+    }
+
+    /**
+     * The upstream request ({@code body}) and the names the client's tools went up under ({@code tools}), which
+     * the answer needs to call them by the client's names again ({@link #answer}, {@link StreamBridge.Options}).
+     */
+    public record Translation(ObjectNode body, ToolNames tools) {
+    }
+
+    /**
+     * {@link #request} with the tool names it used. {@code reasoning} false: the account takes no reasoning
+     * parameters (B-6 {@code bridge_reasoning}), so whatever thinking the client asked for is left out.
+     *
+     * @throws BridgeRefusal a feature of the request the upstream's protocol cannot carry (answer 400)
+     */
+    public static Translation translate(EndpointFamily client, EndpointFamily upstream, JsonNode body,
+            String upstreamModel, boolean reasoning) throws BridgeRefusal {
+        ToolNames tools = checked(client) == EndpointFamily.RESPONSES ? ResponsesRequests.toolNames(body)
+                : ToolNames.NONE;
+        Conversation asked = client == EndpointFamily.RESPONSES ? ResponsesRequests.read(body, tools)
+                : conversation(client, body);
+        Conversation conversation = reasoning ? asked : asked.withoutReasoning();
+        ObjectNode out = switch (checked(upstream)) {
             case MESSAGES -> MessagesRequests.write(conversation, upstreamModel);
             case RESPONSES -> ResponsesRequests.write(conversation, upstreamModel);
             default -> ChatRequests.write(conversation, upstreamModel);
         };
+        return new Translation(out, tools);
     }
 
     /**
@@ -42,10 +65,16 @@ public final class Bridge {
      */
     public static ObjectNode answer(EndpointFamily client, EndpointFamily upstream, JsonNode body,
             long createdEpochSeconds) {
+        return answer(client, upstream, body, createdEpochSeconds, ToolNames.NONE);
+    }
+
+    /** {@link #answer}, its tool calls named as the client named its tools ({@link Translation#tools}). */
+    public static ObjectNode answer(EndpointFamily client, EndpointFamily upstream, JsonNode body,
+            long createdEpochSeconds, ToolNames tools) {
         Answer answer = readAnswer(upstream, body);
         return switch (checked(client)) {
             case MESSAGES -> MessagesAnswers.write(answer);
-            case RESPONSES -> ResponsesAnswers.write(answer, createdEpochSeconds);
+            case RESPONSES -> ResponsesAnswers.write(answer, createdEpochSeconds, tools);
             default -> ChatAnswers.write(answer, createdEpochSeconds);
         };
     }

@@ -24,6 +24,15 @@ public record Conversation(List<String> system, List<Turn> turns, List<ToolSpec>
         List<String> stop, boolean stream, Reasoning reasoning, ResponseFormat responseFormat, String user,
         Map<String, String> metadata) {
 
+    /**
+     * The same conversation with no reasoning asked for: B-6, an account whose relay refuses reasoning
+     * parameters ({@code bridge_reasoning: false}) gets none, whatever the client asked.
+     */
+    Conversation withoutReasoning() {
+        return new Conversation(system, turns, tools, toolChoice, parallelToolCalls, maxTokens, temperature, topP,
+                topK, stop, stream, null, responseFormat, user, metadata);
+    }
+
     public enum Role { USER, ASSISTANT }
 
     public record Turn(Role role, List<Part> parts) {

@@ -42,7 +42,7 @@ final class ResponsesAnswers {
                 UsageJson.read(RESPONSES, body.get("usage")));
     }
 
-    static ObjectNode write(Answer answer, long createdEpochSeconds) {
+    static ObjectNode write(Answer answer, long createdEpochSeconds, ToolNames tools) {
         ObjectNode out = Json.object();
         String id = AnswerIds.forClient(RESPONSES, answer.id());
         out.put("id", id);
@@ -74,13 +74,32 @@ final class ResponsesAnswers {
                 ResponsesRequests.writeReasoning(thinking, seal, output.addObject());
             } else if (part instanceof Part.ToolCall call) {
                 message = null;
-                output.addObject().put("type", "function_call").put("id", AnswerIds.item("fc", id, index))
-                        .put("call_id", call.id()).put("name", call.name()).put("arguments", call.arguments())
-                        .put("status", "completed");
+                writeCall(call, tools.client(call.name()), id, index, output.addObject());
             }
         }
         out.set("usage", UsageJson.write(RESPONSES, answer.usage()));
         return out;
+    }
+
+    /**
+     * B-6: a call as the client named the tool: {@code function_call}, or {@code custom_tool_call} with the
+     * text for a custom tool, in its namespace when it has one ({@code tool} null: the upstream's name).
+     */
+    private static void writeCall(Part.ToolCall call, ToolNames.Tool tool, String responseId, int index,
+            ObjectNode item) {
+        boolean custom = tool != null && tool.custom();
+        item.put("type", custom ? "custom_tool_call" : "function_call")
+                .put("id", AnswerIds.item(custom ? "ctc" : "fc", responseId, index)).put("call_id", call.id());
+        if (tool != null && tool.namespace() != null) {
+            item.put("namespace", tool.namespace());
+        }
+        item.put("name", tool == null ? call.name() : tool.name());
+        if (custom) {
+            item.put("input", ToolNames.inputOf(call.arguments()));
+        } else {
+            item.put("arguments", call.arguments());
+        }
+        item.put("status", "completed");
     }
 
     private static ArrayNode message(ArrayNode output, String responseId, int index, StopReason stop) {

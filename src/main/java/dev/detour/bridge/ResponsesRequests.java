@@ -9,6 +9,8 @@ import dev.detour.bridge.Conversation.ToolSpec;
 import dev.detour.bridge.Conversation.Turn;
 import dev.detour.core.account.EndpointFamily;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -30,6 +32,60 @@ final class ResponsesRequests {
     }
 
     static Conversation read(JsonNode body) throws BridgeRefusal {
+        return read(body, toolNames(body));
+    }
+
+    /**
+     * B-6: the upstream names of the request's tools ({@link ToolNames}). What only OpenAI can run (its
+     * built-in tools: web search, file search, computer use, …) is refused: nothing here could run it.
+     */
+    static ToolNames toolNames(JsonNode body) throws BridgeRefusal {
+        List<ToolNames.Tool> declared = new ArrayList<>();
+        for (Declared tool : declaredTools(body)) {
+            String type = Json.text(tool.tool(), "type");
+            if (!"function".equals(type) && !"custom".equals(type)) {
+                throw BridgeRefusal.onlyIn(RESPONSES, "builtin_tool", "OpenAI's built-in tool " + type);
+            }
+            declared.add(new ToolNames.Tool(tool.namespace(), Json.text(tool.tool(), "name"), "custom".equals(type)));
+        }
+        return new ToolNames(declared);
+    }
+
+    /** A declared tool and the namespace it is in (both null at the top level). */
+    private record Declared(String namespace, String namespaceDescription, JsonNode tool) {
+    }
+
+    /**
+     * Every tool the request offers: {@code tools}, then those of each {@code additional_tools} input item —
+     * where Codex declares all of its tools, again on every turn — each (namespace, name) once, a namespace
+     * opened into its tools. Chat and Messages have one tool list for the whole request, so a tool made
+     * available at some item is offered for all of it.
+     */
+    private static List<Declared> declaredTools(JsonNode body) {
+        List<Declared> out = new ArrayList<>();
+        Set<List<String>> seen = new HashSet<>();
+        List<JsonNode> lists = new ArrayList<>();
+        lists.add(body.path("tools"));
+        for (JsonNode item : body.path("input")) {
+            if ("additional_tools".equals(Json.text(item, "type"))) {
+                lists.add(item.path("tools"));
+            }
+        }
+        for (JsonNode list : lists) {
+            for (JsonNode tool : list) {
+                boolean namespace = "namespace".equals(Json.text(tool, "type"));
+                for (JsonNode inner : namespace ? tool.path("tools") : Json.NODES.arrayNode().add(tool)) {
+                    String ns = namespace ? Json.text(tool, "name") : null;
+                    if (seen.add(Arrays.asList(ns, Json.text(inner, "name")))) {
+                        out.add(new Declared(ns, namespace ? Json.text(tool, "description") : null, inner));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    static Conversation read(JsonNode body, ToolNames names) throws BridgeRefusal {
         refuseState(body);
         List<String> system = new ArrayList<>();
         String instructions = Json.text(body, "instructions");
@@ -42,30 +98,49 @@ final class ResponsesRequests {
             turns.add(Role.USER, new Part.Text(input.asText()));
         }
         for (JsonNode item : input.isArray() ? input : Json.NODES.arrayNode()) {
-            readItem(item, system, turns);
+            readItem(item, system, turns, names);
         }
         List<ToolSpec> tools = new ArrayList<>();
-        for (JsonNode tool : body.path("tools")) {
-            String type = Json.text(tool, "type");
-            if ("custom".equals(type)) {
-                throw BridgeRefusal.onlyIn(RESPONSES, "custom_tool", "A custom (free-form) tool");
-            }
-            if (!"function".equals(type)) {
-                throw BridgeRefusal.onlyIn(RESPONSES, "builtin_tool", "OpenAI's built-in tool " + type);
-            }
-            tools.add(new ToolSpec(Json.text(tool, "name"), Json.text(tool, "description"), tool.get("parameters"),
-                    Json.bool(tool, "strict")));
+        for (Declared tool : declaredTools(body)) {
+            tools.add(spec(tool.namespace(), tool.namespaceDescription(), tool.tool(), names));
         }
         JsonNode reasoningNode = body.path("reasoning");
         String effort = Json.text(reasoningNode, "effort");
         Reasoning reasoning = effort == null ? null : new Reasoning(effort, null, "none".equals(effort));
         String user = Json.text(body, "user") != null ? Json.text(body, "user") : Json.text(body, "safety_identifier");
         return new Conversation(system, turns.build(), tools,
-                OpenAiShapes.readToolChoice(body.get("tool_choice"), RESPONSES), Json.bool(body, "parallel_tool_calls"),
+                toolChoice(body.get("tool_choice"), names), Json.bool(body, "parallel_tool_calls"),
                 Json.integer(body, "max_output_tokens"), Json.number(body, "temperature"), Json.number(body, "top_p"),
                 null, List.of(),
                 Boolean.TRUE.equals(Json.bool(body, "stream")), reasoning, textFormat(body),
                 user, Json.stringMap(body, "metadata"));
+    }
+
+    /**
+     * B-6: a declared tool as the function the upstream is offered: its upstream name, the namespace's
+     * description before its own (what the namespace is for is part of what the model is told), and for a
+     * custom tool the one string parameter that carries its text.
+     */
+    private static ToolSpec spec(String namespace, String namespaceDescription, JsonNode tool, ToolNames names) {
+        String name = names.upstream(namespace, Json.text(tool, "name"));
+        String description = Json.text(tool, "description");
+        if (namespaceDescription != null && !namespaceDescription.isBlank()) {
+            description = namespaceDescription + (description == null ? "" : "\n\n" + description);
+        }
+        if ("custom".equals(Json.text(tool, "type"))) {
+            return new ToolSpec(name, description, ToolNames.customSchema(tool.path("format")), null);
+        }
+        return new ToolSpec(name, description, tool.get("parameters"), Json.bool(tool, "strict"));
+    }
+
+    /** A forced tool (function or custom, possibly in a namespace) is forced under its upstream name. */
+    private static Conversation.ToolChoice toolChoice(JsonNode choice, ToolNames names) throws BridgeRefusal {
+        String type = choice == null ? null : Json.text(choice, "type");
+        if ("function".equals(type) || "custom".equals(type)) {
+            return new Conversation.ToolChoice(Conversation.ToolChoice.Mode.TOOL,
+                    names.upstream(Json.text(choice, "namespace"), Json.text(choice, "name")));
+        }
+        return OpenAiShapes.readToolChoice(choice, RESPONSES);
     }
 
     private static Conversation.ResponseFormat textFormat(JsonNode body) {
@@ -102,19 +177,25 @@ final class ResponsesRequests {
         }
     }
 
-    private static void readItem(JsonNode item, List<String> system, Turns turns) throws BridgeRefusal {
+    private static void readItem(JsonNode item, List<String> system, Turns turns, ToolNames names)
+            throws BridgeRefusal {
         String type = Json.text(item, "type");
         switch (type == null ? "message" : type) {
             case "message" -> readMessage(item, system, turns);
             case "function_call" -> turns.add(Role.ASSISTANT, new Part.ToolCall(Json.text(item, "call_id"),
-                    Json.text(item, "name"), item.path("arguments").asText("{}")));
-            case "function_call_output" -> turns.add(Role.USER, new Part.ToolResult(Json.text(item, "call_id"),
-                    readContent(item.get("output")), false));
+                    names.upstream(Json.text(item, "namespace"), Json.text(item, "name")),
+                    item.path("arguments").asText("{}")));
+            case "custom_tool_call" -> turns.add(Role.ASSISTANT, new Part.ToolCall(Json.text(item, "call_id"),
+                    names.upstream(Json.text(item, "namespace"), Json.text(item, "name")),
+                    ToolNames.argumentsOf(Json.text(item, "input"))));
+            case "function_call_output", "custom_tool_call_output" -> turns.add(Role.USER,
+                    new Part.ToolResult(Json.text(item, "call_id"), readContent(item.get("output")), false));
             case "reasoning" -> turns.add(Role.ASSISTANT, readReasoning(item));
+            case "additional_tools" -> {
+                // B-6: its tools are among the request's tools (declaredTools); the item says nothing else
+            }
             case "item_reference" -> throw BridgeRefusal.onlyIn(RESPONSES, "previous_response_id",
                     "An item_reference (an item kept upstream)");
-            case "custom_tool_call", "custom_tool_call_output" ->
-                    throw BridgeRefusal.onlyIn(RESPONSES, "custom_tool", "A custom (free-form) tool call");
             default -> {
                 if (BUILTIN_ITEMS.contains(type)) {
                     throw BridgeRefusal.onlyIn(RESPONSES, "builtin_tool", "A " + type + " item");

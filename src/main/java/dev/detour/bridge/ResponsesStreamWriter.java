@@ -22,10 +22,13 @@ final class ResponsesStreamWriter extends StreamWriter {
     private String id = "";
     private String model = "";
     private long sequence;
+    private final ToolNames tools;
     private ObjectNode item;
+    private boolean custom;
 
-    ResponsesStreamWriter(EndpointFamily upstream, long createdAt) {
+    ResponsesStreamWriter(EndpointFamily upstream, long createdAt, ToolNames tools) {
         super(upstream, createdAt);
+        this.tools = tools;
     }
 
     /** The client-facing response id once the stream started, else null. */
@@ -44,6 +47,8 @@ final class ResponsesStreamWriter extends StreamWriter {
     @Override
     protected void onBlockStart(Kind kind, String callId, String name) {
         text.setLength(0);
+        ToolNames.Tool tool = kind == Kind.TOOL_CALL ? tools.client(name) : null;
+        custom = tool != null && tool.custom();
         String itemId = itemId(kind);
         item = JSON.createObjectNode().put("id", itemId);
         switch (kind) {
@@ -51,8 +56,15 @@ final class ResponsesStreamWriter extends StreamWriter {
                 item.put("type", "message").put("status", "in_progress").put("role", "assistant");
                 item.putArray("content");
             }
-            case TOOL_CALL -> item.put("type", "function_call").put("status", "in_progress").put("call_id", callId)
-                    .put("name", name).put("arguments", "");
+            case TOOL_CALL -> {
+                // B-6: the call as the client named the tool, in its namespace, custom_tool_call for a custom one
+                item.put("type", custom ? "custom_tool_call" : "function_call").put("status", "in_progress")
+                        .put("call_id", callId);
+                if (tool != null && tool.namespace() != null) {
+                    item.put("namespace", tool.namespace());
+                }
+                item.put("name", tool == null ? name : tool.name()).put(custom ? "input" : "arguments", "");
+            }
             case THINKING -> item.put("type", "reasoning").putArray("summary");
         }
         emit("response.output_item.added", ofItem(item.deepCopy()));
@@ -69,7 +81,11 @@ final class ResponsesStreamWriter extends StreamWriter {
         switch (kind) {
             case TEXT -> emit("response.output_text.delta", ofPart(null).put("delta", delta));
             case REFUSAL -> emit("response.refusal.delta", ofPart(null).put("delta", delta));
-            case TOOL_CALL -> emit("response.function_call_arguments.delta", ofItemId().put("delta", delta));
+            case TOOL_CALL -> {
+                if (!custom) { // a custom tool's text is inside the JSON arguments: it leaves whole at the stop
+                    emit("response.function_call_arguments.delta", ofItemId().put("delta", delta));
+                }
+            }
             case THINKING -> emit("response.reasoning_summary_text.delta", ofSummary(null).put("delta", delta));
         }
     }
@@ -87,8 +103,17 @@ final class ResponsesStreamWriter extends StreamWriter {
                 item.withArray("content").add(done);
             }
             case TOOL_CALL -> {
-                emit("response.function_call_arguments.done", ofItemId().put("arguments", whole));
-                item.put("arguments", whole);
+                if (custom) {
+                    String input = ToolNames.inputOf(whole);
+                    if (!input.isEmpty()) {
+                        emit("response.custom_tool_call_input.delta", ofItemId().put("delta", input));
+                    }
+                    emit("response.custom_tool_call_input.done", ofItemId().put("input", input));
+                    item.put("input", input);
+                } else {
+                    emit("response.function_call_arguments.done", ofItemId().put("arguments", whole));
+                    item.put("arguments", whole);
+                }
             }
             case THINKING -> {
                 emit("response.reasoning_summary_text.done", ofSummary(null).put("text", whole));
@@ -148,7 +173,7 @@ final class ResponsesStreamWriter extends StreamWriter {
     private String itemId(Kind kind) {
         String prefix = switch (kind) {
             case TEXT, REFUSAL -> "msg";
-            case TOOL_CALL -> "fc";
+            case TOOL_CALL -> custom ? "ctc" : "fc";
             case THINKING -> "rs";
         };
         return AnswerIds.item(prefix, id, output.size());

@@ -26,8 +26,12 @@ public final class StreamBridge {
     /**
      * @param includeUsage the Chat client asked for {@code stream_options.include_usage}
      * @param createdAt    unix seconds for the client's {@code created} / {@code created_at} fields
+     * @param tools        the names the client's tools went up under ({@link Bridge.Translation#tools})
      */
-    public record Options(boolean includeUsage, long createdAt) {
+    public record Options(boolean includeUsage, long createdAt, ToolNames tools) {
+        public Options(boolean includeUsage, long createdAt) {
+            this(includeUsage, createdAt, ToolNames.NONE);
+        }
     }
 
     private final SseStreamDecoder decoder = new SseStreamDecoder();
@@ -55,7 +59,7 @@ public final class StreamBridge {
         };
         StreamWriter writer = switch (client) {
             case CHAT_COMPLETIONS -> new ChatStreamWriter(upstream, options.createdAt(), options.includeUsage());
-            case RESPONSES -> new ResponsesStreamWriter(upstream, options.createdAt());
+            case RESPONSES -> new ResponsesStreamWriter(upstream, options.createdAt(), options.tools());
             case MESSAGES -> new MessagesStreamWriter(upstream, options.createdAt());
             default -> throw new IllegalArgumentException("no stream bridge to " + client);
         };

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.detour.bridge.Bridge;
 import dev.detour.bridge.StreamBridge;
+import dev.detour.bridge.ToolNames;
 import dev.detour.core.account.EndpointFamily;
 import java.io.IOException;
 import java.time.Instant;
@@ -20,13 +21,14 @@ final class Bridging {
     }
 
     /** The upstream's buffered 2xx answer in the client's protocol, or null when it cannot be read. */
-    static byte[] answer(EndpointFamily client, EndpointFamily upstream, byte[] body, Instant now) {
+    static byte[] answer(EndpointFamily client, EndpointFamily upstream, ToolNames tools, byte[] body,
+            Instant now) {
         try {
             JsonNode tree = JSON.readTree(body);
             if (tree == null || !tree.isObject()) {
                 return null;
             }
-            return JSON.writeValueAsBytes(Bridge.answer(client, upstream, tree, now.getEpochSecond()));
+            return JSON.writeValueAsBytes(Bridge.answer(client, upstream, tree, now.getEpochSecond(), tools));
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -45,7 +47,7 @@ final class Bridging {
     }
 
     /** The translator for one bridged stream; a Chat client's {@code stream_options.include_usage} is honoured. */
-    static StreamBridge stream(ClientCall call, EndpointFamily upstream, Instant now) {
+    static StreamBridge stream(ClientCall call, EndpointFamily upstream, ToolNames tools, Instant now) {
         boolean includeUsage = false;
         if (call.family() == EndpointFamily.CHAT_COMPLETIONS) {
             try {
@@ -56,6 +58,6 @@ final class Bridging {
             }
         }
         return StreamBridge.between(upstream, call.family(), new StreamBridge.Options(includeUsage,
-                now.getEpochSecond()));
+                now.getEpochSecond(), tools));
     }
 }

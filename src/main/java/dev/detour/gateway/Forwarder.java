@@ -3,6 +3,7 @@ package dev.detour.gateway;
 import dev.detour.bridge.BridgeErrors;
 import dev.detour.bridge.BridgeRefusal;
 import dev.detour.bridge.StreamBridge;
+import dev.detour.bridge.ToolNames;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.Protocols;
@@ -298,9 +299,9 @@ public final class Forwarder {
                     continue;
                 }
                 EndpointFamily protocol = Protocols.upstreamFor(account, call.family()); // B-1: native or bridged
-                UpstreamRequest request;
+                UpstreamRequests.Prepared request;
                 try {
-                    request = UpstreamRequests.build(call, account, protocol, candidate.upstreamModel(),
+                    request = UpstreamRequests.prepare(call, account, protocol, candidate.upstreamModel(),
                             secrets.apiKey(account.id()));
                 } catch (BridgeRefusal refusal) {
                     // B-3: this account cannot take the request; another may (a 400 only when none can)
@@ -330,7 +331,8 @@ public final class Forwarder {
                 try {
                     trace.modelKey = candidate.modelKey();
                     load.picked(account.id(), pickedAt); // S-4: min pick gap and idle bonus read it
-                    Step step = tryAccount(call, candidate, new Asked(request, protocol), trace, sink);
+                    Asked asked = new Asked(request.request(), protocol, request.tools());
+                    Step step = tryAccount(call, candidate, asked, trace, sink);
                     if (step == Step.ANSWERED) {
                         return new Round(true, false, full);
                     }
@@ -386,9 +388,10 @@ public final class Forwarder {
     private enum Step { ANSWERED, NEXT_ACCOUNT, STOP }
 
     /**
-     * What one account is sent: the request (translated when bridged) and the protocol it is asked in (B-1).
+     * What one account is sent: the request (translated when bridged), the protocol it is asked in (B-1) and
+     * the names the client's tools went up under (B-6).
      */
-    private record Asked(UpstreamRequest request, EndpointFamily protocol) {
+    private record Asked(UpstreamRequest request, EndpointFamily protocol, ToolNames tools) {
         boolean bridgedFor(ClientCall call) {
             return protocol != call.family();
         }
@@ -464,7 +467,8 @@ public final class Forwarder {
         if (result.kind() == AttemptResult.Kind.SUCCESS_BUFFERED) {
             AnswerFacts answer = result.answer(); // usage, cost and id from UpstreamAttempt's one read of the body
             trace.usage = answer.usage();
-            byte[] body = bridged ? Bridging.answer(call.family(), asked.protocol(), result.body(), clock.instant())
+            byte[] body = bridged ? Bridging.answer(call.family(), asked.protocol(), asked.tools(), result.body(),
+                    clock.instant())
                     : result.body();
             if (body == null) { // B-3: a 2xx the bridge cannot read: the client gets an error, never half an answer
                 answerError(trace, sink, 502, Bridging.UNREADABLE_ANSWER, "the upstream's answer could not be "
@@ -483,7 +487,8 @@ public final class Forwarder {
         trace.status = result.status();
         journalStart(trace); // D-5: a stream cut by the process dying is logged with its account and status
         ResponseIds.Sniffer sniffer = new ResponseIds.Sniffer(sink, call.family());
-        StreamBridge bridge = bridged ? Bridging.stream(call, asked.protocol(), clock.instant()) : null;
+        StreamBridge bridge = bridged ? Bridging.stream(call, asked.protocol(), asked.tools(), clock.instant())
+                : null;
         StreamRelay.Result relayed = bridged
                 ? new BridgedStreamRelay(result.mask(), asked.protocol(), bridge).relay(result.openStream(),
                         result.body(), sniffer)

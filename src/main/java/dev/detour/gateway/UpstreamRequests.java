@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.bridge.Bridge;
 import dev.detour.bridge.BridgeRefusal;
 import dev.detour.bridge.NativeHistory;
+import dev.detour.bridge.ToolNames;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import java.io.IOException;
@@ -34,22 +35,28 @@ final class UpstreamRequests {
      *
      * @throws BridgeRefusal the request uses a feature {@code protocol} cannot carry
      */
-    static UpstreamRequest build(ClientCall call, Account account, EndpointFamily protocol, String upstreamModel,
+    static Prepared prepare(ClientCall call, Account account, EndpointFamily protocol, String upstreamModel,
             String apiKey) throws BridgeRefusal {
         if (protocol == call.family()) {
             UpstreamRequest request = build(call, account, upstreamModel, apiKey);
-            return contains(request.body(), SEAL) ? withoutBridgedReasoning(request, protocol) : request;
+            return new Prepared(contains(request.body(), SEAL) ? withoutBridgedReasoning(request, protocol) : request,
+                    ToolNames.NONE);
         }
         String model = upstreamModel != null ? upstreamModel : call.peek().model();
-        ObjectNode translated;
+        Bridge.Translation translated;
         try {
-            translated = Bridge.request(call.family(), protocol, clientBody(call), model);
+            translated = Bridge.translate(call.family(), protocol, clientBody(call), model,
+                    account.bridgeReasoning());
         } catch (RuntimeException e) { // a field of an unexpected shape: refused, never half translated
             throw BridgeRefusal.unreadable();
         }
-        return new UpstreamRequest(call.method(), account.baseUrl() + protocol.path(),
-                HeaderPolicy.upstream(call, account, apiKey, protocol), bytes(translated),
-                !call.peek().neverSentTwice());
+        return new Prepared(new UpstreamRequest(call.method(), account.baseUrl() + protocol.path(),
+                HeaderPolicy.upstream(call, account, apiKey, protocol), bytes(translated.body()),
+                !call.peek().neverSentTwice()), translated.tools());
+    }
+
+    /** One account's request, and the names the client's tools went up under (B-6: the answer names them back). */
+    record Prepared(UpstreamRequest request, ToolNames tools) {
     }
 
     private static UpstreamRequest withoutBridgedReasoning(UpstreamRequest request, EndpointFamily protocol) {

@@ -33,7 +33,7 @@ class CodexIT extends AgentCase {
     static final int REQUEST_RETRIES = 2;
     static final int STREAM_RETRIES = 2;
 
-    static Run codex(String baseUrl, String key, String model, Path workdir, String prompt) {
+    static Run codex(String baseUrl, String key, String model, Path workdir, String prompt, String... rootConfig) {
         Path home = AgentProcess.freshHome("codex");
         Path codexHome = home.resolve(".codex");
         try {
@@ -42,6 +42,7 @@ class CodexIT extends AgentCase {
                     "model = \"" + model + "\"",
                     "model_provider = \"detour\"",
                     "check_for_update_on_startup = false",
+                    String.join("\n", rootConfig),
                     "",
                     "[model_providers.detour]",
                     "name = \"Detour under test\"",
@@ -71,8 +72,9 @@ class CodexIT extends AgentCase {
         return codex(fake.url(), "sk-direct-0000", model, null, prompt);
     }
 
-    static Run codexViaDetour(String model, String prompt) {
-        return codex(gw.base(), gw.key(), model, null, prompt);
+    /** {@code rootConfig}: more top-level config.toml lines, e.g. {@code web_search = "disabled"}. */
+    static Run codexViaDetour(String model, String prompt, String... rootConfig) {
+        return codex(gw.base(), gw.key(), model, null, prompt, rootConfig);
     }
 
     static List<RecordedRequest> responsesCalls(FakeUpstream fake) {

@@ -57,8 +57,8 @@ class BridgeRefusalTest {
             "RESPONSES|CHAT_COMPLETIONS|{\"tools\":[{\"type\":\"web_search\"}],\"input\":\"hi\"}|builtin_tool",
             "RESPONSES|MESSAGES|{\"tools\":[{\"type\":\"file_search\",\"vector_store_ids\":[\"vs_1\"]}],\"input\":\"hi\"}|builtin_tool",
             "RESPONSES|MESSAGES|{\"input\":[{\"type\":\"local_shell_call\",\"call_id\":\"c\"}]}|builtin_tool",
-            "RESPONSES|CHAT_COMPLETIONS|{\"tools\":[{\"type\":\"custom\",\"name\":\"apply_patch\"}],\"input\":\"hi\"}|custom_tool",
-            "RESPONSES|MESSAGES|{\"input\":[{\"type\":\"custom_tool_call\",\"call_id\":\"c\",\"name\":\"apply_patch\",\"input\":\"x\"}]}|custom_tool",
+            "RESPONSES|CHAT_COMPLETIONS|{\"tools\":[{\"type\":\"namespace\",\"name\":\"n\",\"tools\":[{\"type\":\"web_search\"}]}],\"input\":\"hi\"}|builtin_tool",
+            "RESPONSES|MESSAGES|{\"tools\":[{\"type\":\"custom\",\"name\":\"apply_patch\"}],\"tool_choice\":{\"type\":\"mcp\",\"server_label\":\"s\"},\"input\":\"hi\"}|tool_choice",
             "RESPONSES|MESSAGES|{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_file\",\"file_id\":\"file-1\"}]}]}|file",
             "RESPONSES|MESSAGES|{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_image\",\"file_id\":\"file-1\"}]}]}|file",
             "RESPONSES|CHAT_COMPLETIONS|{\"tools\":[{\"type\":\"function\",\"name\":\"f\"}],\"tool_choice\":{\"type\":\"file_search\"},\"input\":\"hi\"}|tool_choice",
@@ -84,7 +84,10 @@ class BridgeRefusalTest {
     @ParameterizedTest(name = "{2}")
     @CsvSource(delimiter = '|', value = {
             "CHAT_COMPLETIONS|MESSAGES|{\"n\":1,\"logprobs\":false,\"frequency_penalty\":0,\"presence_penalty\":0,\"logit_bias\":{},CHAT_HI}",
-            "RESPONSES|CHAT_COMPLETIONS|{\"store\":false,\"background\":false,\"truncation\":\"disabled\",\"input\":\"hi\"}"})
+            "RESPONSES|CHAT_COMPLETIONS|{\"store\":false,\"background\":false,\"truncation\":\"disabled\",\"input\":\"hi\"}",
+            // B-6: Responses custom tools and their calls go up as functions (ResponsesToolsTest), no longer refused
+            "RESPONSES|CHAT_COMPLETIONS|{\"tools\":[{\"type\":\"custom\",\"name\":\"apply_patch\"}],\"input\":\"hi\"}",
+            "RESPONSES|MESSAGES|{\"input\":[{\"type\":\"custom_tool_call\",\"call_id\":\"c\",\"name\":\"apply_patch\",\"input\":\"x\"}]}"})
     void aFeatureLeftAtItsDefaultIsNoReasonToRefuse(EndpointFamily client, EndpointFamily upstream, String body)
             throws Exception {
         assertEquals("m", Bridge.request(client, upstream, JSON.readTree(body.replace("CHAT_HI", CHAT_HI)), "m")

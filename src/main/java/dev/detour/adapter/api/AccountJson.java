@@ -37,7 +37,8 @@ final class AccountJson {
                 PolicyJson.recovery(f),
                 PolicyJson.breaker(f),
                 PolicyJson.backoff(f),
-                PolicyJson.anthropicBeta(f));
+                PolicyJson.anthropicBeta(f),
+                f.bool("bridge_reasoning", "validation.bridge_reasoning"));
     }
 
     /** B-1: absent → keep; null → the platform's default; a list → exactly those (validation.protocols). */

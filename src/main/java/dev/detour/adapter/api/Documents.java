@@ -102,6 +102,7 @@ public final class Documents {
                 .put("cap_seconds", c.backoff().capSeconds());
         ObjectNode beta = o.putObject("anthropic_beta").put("mode", c.anthropicBeta().mode());
         c.anthropicBeta().flags().forEach(beta.putArray("flags")::add);
+        o.put("bridge_reasoning", c.bridgeReasoning()); // B-6
         o.put("revision", stored.revision()).put("created_at", stored.createdAt().toString())
                 .put("updated_at", stored.updatedAt().toString());
         if (stored.configError()) {

@@ -23,5 +23,6 @@ public record AccountConfigRow(
         String backoffJson,
         String anthropicBetaJson,
         String notes,
+        Boolean bridgeReasoning,
         Instant now) {
 }

@@ -52,5 +52,6 @@ public record AccountRow(
         String groupName,
         long groupRatioPpm,
         String groupHaltPolicy,
-        String protocols) {
+        String protocols,
+        Boolean bridgeReasoning) {
 }

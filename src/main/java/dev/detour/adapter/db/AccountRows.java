@@ -75,7 +75,8 @@ public final class AccountRows {
                 problems.read("breaker", () -> AccountPolicyColumns.readBreaker(row.breakerJson()), BreakerPolicy.DEFAULTS),
                 problems.read("backoff", () -> AccountPolicyColumns.readBackoff(row.backoffJson()), BackoffPolicy.DEFAULTS),
                 problems.read("anthropic_beta", () -> AccountPolicyColumns.readAnthropicBeta(row.anthropicBetaJson()),
-                        AnthropicBetaPolicy.DEFAULTS));
+                        AnthropicBetaPolicy.DEFAULTS),
+                !Boolean.FALSE.equals(row.bridgeReasoning())); // B-6: NULL = send
         AccountStatus status = problems.read("status", () -> status(row.status()), AccountStatus.ERROR);
         problems.read("api_key", () -> keyCheck.opens(row) ? null : fail(KEY_DOES_NOT_OPEN), null);
         problems.read(StoredAccount.GROUP, () -> group(row), null);
@@ -84,7 +85,7 @@ public final class AccountRows {
                 row.archived(), status, config.quotaRemaining(), config.maxInFlight(),
                 config.failurePolicy(), config.recovery(), failure(row), row.successCount(), row.errorCount(),
                 row.lastUsedAt(), config.breaker(), config.backoff(), problems.reason(), config.effectiveProtocols(),
-                config.anthropicBeta());
+                config.anthropicBeta(), config.bridgeReasoning());
         return new StoredAccount(account, config, row.groupName(), row.apiKeyHint(), recovery.isEmpty(),
                 List.copyOf(problems.byField.keySet()), row.revision(), row.createdAt(), row.updatedAt());
     }
@@ -97,7 +98,8 @@ public final class AccountRows {
                 c.priority(), c.weight(), c.enabled(), c.quotaRemaining(), c.maxInFlight(),
                 AccountJsonColumns.writeFailurePolicy(c.failurePolicy()), recoveryJson,
                 AccountPolicyColumns.writeBreaker(c.breaker()), AccountPolicyColumns.writeBackoff(c.backoff()),
-                AccountPolicyColumns.writeAnthropicBeta(c.anthropicBeta()), c.notes(), now);
+                AccountPolicyColumns.writeAnthropicBeta(c.anthropicBeta()), c.notes(), c.bridgeReasoning() ? null : false,
+                now);
     }
 
     static AccountFailureState failure(AccountRow r) {

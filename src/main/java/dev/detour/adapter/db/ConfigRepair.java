@@ -36,7 +36,7 @@ final class ConfigRepair {
                 keep("backoff", p.backoff() != null, before) ? stored.backoffJson() : u.backoffJson(),
                 keep("anthropic_beta", p.anthropicBeta() != null, before) ? stored.anthropicBetaJson()
                         : u.anthropicBetaJson(),
-                u.notes(), u.now());
+                u.notes(), u.bridgeReasoning(), u.now());
     }
 
     private static boolean keep(String field, boolean sent, StoredAccount before) {

@@ -31,7 +31,7 @@ public final class AccountEditServlet extends HttpServlet {
             "basics", List.of("enabled", "protocol.chat_completions", "protocol.responses", "protocol.messages"),
             "failure", List.of("failure_policy.cooldown_enabled", "failure_policy.error_status_enabled",
                     "failure_policy.honor_retry_after"),
-            "recovery", List.of(), "breaker", List.of("breaker.enabled"), "compat", List.of());
+            "recovery", List.of(), "breaker", List.of("breaker.enabled"), "compat", List.of("bridge_reasoning"));
 
     private final ConsolePool pool;
     private final ConsoleSessionAuth auth;

@@ -35,6 +35,7 @@ final class AccountFormValues {
         v.put("enabled", "on");
         policies(v, FailurePolicy.DEFAULTS, RecoveryRule.OFF, BreakerPolicy.DEFAULTS, BackoffPolicy.DEFAULTS);
         anthropicBeta(v, AnthropicBetaPolicy.DEFAULTS);
+        v.put("bridge_reasoning", "on");
         return v;
     }
 
@@ -57,6 +58,7 @@ final class AccountFormValues {
                 c.breaker() == null ? BreakerPolicy.DEFAULTS : c.breaker(),
                 c.backoff() == null ? BackoffPolicy.DEFAULTS : c.backoff());
         anthropicBeta(v, c.anthropicBeta() == null ? AnthropicBetaPolicy.DEFAULTS : c.anthropicBeta());
+        v.put("bridge_reasoning", c.bridgeReasoning() ? "on" : null);
         return v;
     }
 

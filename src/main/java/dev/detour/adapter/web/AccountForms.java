@@ -78,12 +78,15 @@ final class AccountForms {
         return only(null, null, breaker, backoff);
     }
 
-    /** B-5 compatibility: the anthropic-beta policy; flags one per line or separated by commas. */
+    /**
+     * B-5 compatibility: the anthropic-beta policy (flags one per line or separated by commas) and B-6's
+     * "send reasoning parameters through the bridge" box.
+     */
     static AccountPatch compat(HttpServletRequest r) {
         AnthropicBetaPolicy beta = AnthropicBetaPolicy.withDefaults(blankToNull(r.getParameter("anthropic_beta.mode")),
                 list(r.getParameter("anthropic_beta.flags")));
         return new AccountPatch(null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, beta);
+                null, null, null, null, null, null, beta, r.getParameter("bridge_reasoning") != null);
     }
 
     private static AccountPatch only(FailurePolicy policy, RecoveryRule recovery, BreakerPolicy breaker,

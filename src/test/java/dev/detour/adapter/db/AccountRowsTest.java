@@ -189,6 +189,7 @@ class AccountRowsTest {
         return new AccountRow(ID, "relay", 1, c.platform, "https://relay.example/v1", c.cipher, "sk-…cret", c.mappings,
                 c.families, c.priority, c.weight, true, false, c.status, null, c.maxInFlight, c.failurePolicy,
                 c.recovery, c.breaker, c.backoff, c.anthropicBeta, null, 0, null, null, null, null, null, 0, null, 0, 0, null, 0, 0, 0,
-                null, 1, t, t, "default", c.groupRatioPpm, c.groupHaltPolicy, null);
+                null, 1, t, t, "default", c.groupRatioPpm, c.groupHaltPolicy, null,
+                null);
     }
 }

@@ -196,6 +196,31 @@ class AccountDrawerIT extends ConsoleCase {
     }
 
     @Test
+    void theBridgeReasoningBoxIsOnByDefaultAndSavedThroughTheCompatibilityTabInBothLanguages() throws Exception {
+        long id = PoolRows.account(gw, "relay-a", TWO_MODELS);
+        web.addRequestHeader("Accept-Language", "zh-CN");
+        HtmlPage zh = web.getPage(gw.base() + "/accounts/" + id + "/edit?tab=compat");
+        HtmlForm form = zh.getHtmlElementById("form-compat");
+        HtmlCheckBoxInput box = form.getInputByName("bridge_reasoning");
+        assertTrue(box.isChecked(), "on by default");
+        assertTrue(zh.asNormalizedText().contains("通过协议转换时发送推理参数"), zh.asNormalizedText());
+        box.setChecked(false);
+        zh.<HtmlButton>getHtmlElementById("save-compat").click();
+        JsonNode stored = gw.admin("GET", "/accounts/" + id, null);
+        assertEquals(false, stored.path("bridge_reasoning").asBoolean(true), stored.toString());
+        assertEquals("pass", stored.path("anthropic_beta").path("mode").asText(), "the beta policy is unchanged");
+
+        web.addRequestHeader("Accept-Language", "en");
+        HtmlPage en = web.getPage(gw.base() + "/accounts/" + id + "/edit?tab=compat");
+        assertTrue(en.asNormalizedText().contains("Send reasoning parameters through the bridge"), en.asNormalizedText());
+        HtmlCheckBoxInput again = en.<HtmlForm>getHtmlElementById("form-compat").getInputByName("bridge_reasoning");
+        assertEquals(false, again.isChecked(), "the saved choice shown back");
+        again.setChecked(true);
+        en.<HtmlButton>getHtmlElementById("save-compat").click();
+        assertEquals(true, gw.admin("GET", "/accounts/" + id, null).path("bridge_reasoning").asBoolean(false));
+    }
+
+    @Test
     void modelStatusListsNeverFailedModelsAndPauseResumeClearChangeTheRows() throws Exception {
         long id = PoolRows.account(gw, "relay-a", TWO_MODELS);
         PoolRows.modelRow(gw, id, "up-a", "ok", 2, 30, "slow", null);
