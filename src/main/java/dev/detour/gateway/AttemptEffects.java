@@ -8,6 +8,13 @@ import dev.detour.core.selection.Candidate;
 import dev.detour.core.selection.GroupView;
 import dev.detour.core.selection.ModelStateKey;
 import dev.detour.core.selection.PoolAnswer;
+import dev.detour.gateway.admission.SmartKeys;
+import dev.detour.gateway.live.LoadState;
+import dev.detour.gateway.live.PoolSnapshot;
+import dev.detour.gateway.live.StateRecorder;
+import dev.detour.gateway.port.ClientCall;
+import dev.detour.gateway.port.EventSink;
+import dev.detour.gateway.port.UpstreamClient;
 import java.time.Instant;
 import java.util.Objects;
 

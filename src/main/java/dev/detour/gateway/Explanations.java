@@ -8,6 +8,8 @@ import dev.detour.core.account.Account;
 import dev.detour.core.selection.Candidate;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.Rejection;
+import dev.detour.gateway.admission.SmartKeys;
+import dev.detour.gateway.live.PoolSnapshot;
 import java.time.Instant;
 
 /**

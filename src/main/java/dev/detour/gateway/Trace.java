@@ -1,9 +1,12 @@
 package dev.detour.gateway;
 
 import dev.detour.core.account.EndpointFamily;
-import dev.detour.gateway.RequestEvent.AttemptRecord;
-import dev.detour.gateway.RequestEvent.Outcome;
-import dev.detour.gateway.RequestEvent.RejectionRecord;
+import dev.detour.gateway.live.LoadState;
+import dev.detour.gateway.port.Header;
+import dev.detour.gateway.port.RequestEvent;
+import dev.detour.gateway.port.RequestEvent.AttemptRecord;
+import dev.detour.gateway.port.RequestEvent.Outcome;
+import dev.detour.gateway.port.RequestEvent.RejectionRecord;
 import dev.detour.core.selection.PoolAnswer;
 import dev.detour.core.usage.TokenUsage;
 import java.time.Instant;

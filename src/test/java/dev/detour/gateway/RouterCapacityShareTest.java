@@ -3,6 +3,7 @@ package dev.detour.gateway;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.detour.core.selection.SelectionPipeline;
+import dev.detour.gateway.live.LoadState;
 import org.junit.jupiter.api.Test;
 
 /** S-5: /my's "busy" and the Forwarder's lease both use this instance's share of max_in_flight. */

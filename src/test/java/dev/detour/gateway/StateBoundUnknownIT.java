@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.detour.gateway.admission.SmartKeys;
 import dev.detour.testkit.Gateway;
 import dev.detour.fake.Reply;
 import dev.detour.testkit.TwoUpstreamsCase;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.detour.core.selection.SessionIds;
-import dev.detour.gateway.RequestPeek;
+import dev.detour.gateway.port.RequestPeek;
 import java.io.IOException;
 
 /**

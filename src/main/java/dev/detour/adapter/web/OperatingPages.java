@@ -2,12 +2,12 @@ package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
 import dev.detour.admin.AuditLog;
-import dev.detour.admin.Breakdowns;
-import dev.detour.admin.Dashboard;
-import dev.detour.admin.EventNames;
+import dev.detour.admin.usage.Breakdowns;
+import dev.detour.admin.usage.Dashboard;
+import dev.detour.admin.port.EventNames;
 import dev.detour.admin.RequestLog;
 import dev.detour.admin.SiteSettings;
-import dev.detour.gateway.PoolSnapshot;
+import dev.detour.gateway.live.PoolSnapshot;
 import jakarta.servlet.http.HttpServlet;
 import java.util.LinkedHashMap;
 import java.util.Map;

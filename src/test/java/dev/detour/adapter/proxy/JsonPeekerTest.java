@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.detour.gateway.BodyRewriter;
-import dev.detour.gateway.RequestPeek;
+import dev.detour.gateway.wire.BodyRewriter;
+import dev.detour.gateway.port.RequestPeek;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
