@@ -28,9 +28,9 @@ import dev.detour.config.DetourConfig;
 import dev.detour.demo.DemoCredentials;
 import dev.detour.demo.DemoMode;
 import dev.detour.gateway.live.Leases;
-import dev.detour.gateway.live.LoadState;
+import dev.detour.gateway.live.LoadDistribution;
 import dev.detour.gateway.live.PoolSnapshot;
-import dev.detour.gateway.admission.SmartKeys;
+import dev.detour.gateway.admission.SmartKeyFacts;
 import dev.detour.gateway.live.StateRecorder;
 import dev.detour.recovery.RecoveryScheduler;
 import dev.detour.server.AnswerIdle;
@@ -226,7 +226,7 @@ public final class App implements AutoCloseable {
         return gateway.snapshot();
     }
 
-    public SmartKeys smartKeys() {
+    public SmartKeyFacts smartKeys() {
         return gateway.smartKeys();
     }
 
@@ -243,7 +243,7 @@ public final class App implements AutoCloseable {
         return gateway.queue();
     }
 
-    public LoadState load() {
+    public LoadDistribution load() {
         return gateway.load().state();
     }
 

@@ -21,9 +21,9 @@ import dev.detour.core.selection.PoolErrorCode;
 import dev.detour.core.selection.ReasonCode;
 import dev.detour.gateway.admission.KeyLimiter;
 import dev.detour.gateway.admission.LimitHeadersSink;
-import dev.detour.gateway.admission.SmartKeys;
+import dev.detour.gateway.admission.SmartKeyFacts;
 import dev.detour.gateway.live.Leases;
-import dev.detour.gateway.live.LoadState;
+import dev.detour.gateway.live.LoadDistribution;
 import dev.detour.gateway.live.PoolSnapshot;
 import dev.detour.gateway.live.StateRecorder;
 import dev.detour.gateway.live.WaitQueue;
@@ -78,19 +78,19 @@ public final class Forwarder {
     private final SecretLookup secrets;
     private final Pauser pauser;
     private final Clock clock;
-    private final LoadState load;
+    private final LoadDistribution load;
     private final AttemptEffects effects;
     private final WaitQueue queue;
     private final KeyLimiter limits;
 
     /**
-     * Every collaborator is required; a gateway without smart-key facts passes {@link SmartKeys#none()}.
+     * Every collaborator is required; a gateway without smart-key facts passes {@link SmartKeyFacts#none()}.
      * {@code smart}: cost and spend, route stats, response bindings; {@code load}: S-4 pick times, S-6
      * bindings, S-7 costs, S-9 halts, the C-6 half-open guard; {@code queue}: L-2's wait when every route is
      * full ({@link WaitQueue#none} for S-5's immediate 503).
      */
     public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
-            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, SmartKeys smart, LoadState load,
+            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, SmartKeyFacts smart, LoadDistribution load,
             WaitQueue queue) {
         this.snapshot = Objects.requireNonNull(snapshot);
         this.router = Objects.requireNonNull(router);

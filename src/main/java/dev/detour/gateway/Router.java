@@ -10,8 +10,8 @@ import dev.detour.core.selection.RandomSource;
 import dev.detour.core.selection.RankingInputs;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.core.selection.SelectionRequest;
-import dev.detour.gateway.admission.SmartKeys;
-import dev.detour.gateway.live.LoadState;
+import dev.detour.gateway.admission.SmartKeyFacts;
+import dev.detour.gateway.live.LoadDistribution;
 import dev.detour.gateway.live.PoolSnapshot;
 import dev.detour.gateway.port.ClientCall;
 import dev.detour.gateway.port.KeyEntry;
@@ -61,22 +61,22 @@ public final class Router {
 
     private final SelectionPipeline pipeline;
     private final RandomSource random;
-    private final SmartKeys smart;
-    private final LoadState load;
+    private final SmartKeyFacts smart;
+    private final LoadDistribution load;
 
     public Router(SelectionPipeline pipeline, RandomSource random) {
-        this(pipeline, random, SmartKeys.none(), null);
+        this(pipeline, random, SmartKeyFacts.none(), null);
     }
 
-    public Router(SelectionPipeline pipeline, RandomSource random, SmartKeys smart) {
+    public Router(SelectionPipeline pipeline, RandomSource random, SmartKeyFacts smart) {
         this(pipeline, random, smart, null);
     }
 
-    public Router(SelectionPipeline pipeline, RandomSource random, LoadState load) {
-        this(pipeline, random, SmartKeys.none(), load);
+    public Router(SelectionPipeline pipeline, RandomSource random, LoadDistribution load) {
+        this(pipeline, random, SmartKeyFacts.none(), load);
     }
 
-    public Router(SelectionPipeline pipeline, RandomSource random, SmartKeys smart, LoadState load) {
+    public Router(SelectionPipeline pipeline, RandomSource random, SmartKeyFacts smart, LoadDistribution load) {
         this.pipeline = pipeline;
         this.random = random == null ? THREAD_RANDOM : random;
         this.smart = smart;

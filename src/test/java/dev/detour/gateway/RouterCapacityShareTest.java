@@ -3,14 +3,14 @@ package dev.detour.gateway;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.detour.core.selection.SelectionPipeline;
-import dev.detour.gateway.live.LoadState;
+import dev.detour.gateway.live.LoadDistribution;
 import org.junit.jupiter.api.Test;
 
 /** S-5: /my's "busy" and the Forwarder's lease both use this instance's share of max_in_flight. */
 class RouterCapacityShareTest {
     @Test
     void withTwoInstancesEachHoldsTheRoundedUpHalfAndUnlimitedStaysUnlimited() {
-        LoadState load = new LoadState(null, null);
+        LoadDistribution load = new LoadDistribution(null, null);
         load.useInstances(2);
         Router router = new Router(new SelectionPipeline(), null, load);
 
@@ -21,6 +21,6 @@ class RouterCapacityShareTest {
 
     @Test
     void withoutLoadStateTheConfiguredLimitIsTheShare() {
-        assertEquals(3, new Router(new SelectionPipeline(), null, (LoadState) null).capacityShare(3));
+        assertEquals(3, new Router(new SelectionPipeline(), null, (LoadDistribution) null).capacityShare(3));
     }
 }

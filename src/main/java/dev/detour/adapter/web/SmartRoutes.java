@@ -15,7 +15,7 @@ import dev.detour.gateway.live.Leases;
 import dev.detour.gateway.live.PoolSnapshot;
 import dev.detour.gateway.RouteStates;
 import dev.detour.gateway.Router;
-import dev.detour.gateway.admission.SmartKeys;
+import dev.detour.gateway.admission.SmartKeyFacts;
 import dev.detour.recovery.RouteChecks;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
@@ -29,7 +29,7 @@ import java.util.Set;
  */
 public final class SmartRoutes {
     public record Deps(ConsoleSessionAuth auth, Forwarder forwarder, Router router, PoolSnapshot snapshot,
-            SmartKeys smart, Leases leases, KeyAdmin keys, PriceAdmin prices, BlockAdmin blocks,
+            SmartKeyFacts smart, Leases leases, KeyAdmin keys, PriceAdmin prices, BlockAdmin blocks,
             RequestLog requests, RouteChecks checks, Clock clock, ClientAddress clientAddress,
             AuthThrottle keyFailures, Breakdowns usage) {
     }

@@ -25,7 +25,7 @@ public final class InstanceRegistry implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(InstanceRegistry.class);
 
     private final InstanceStore store;
-    private final LoadState load;
+    private final LoadDistribution load;
     private final Clock clock;
     private final boolean pinned;
     private volatile RegisteredInstance self;
@@ -37,7 +37,7 @@ public final class InstanceRegistry implements AutoCloseable {
     private boolean left;
     private ScheduledExecutorService loop;
 
-    public InstanceRegistry(InstanceStore store, LoadState load, Clock clock, String version, boolean pinned) {
+    public InstanceRegistry(InstanceStore store, LoadDistribution load, Clock clock, String version, boolean pinned) {
         this.store = store;
         this.load = load;
         this.clock = clock;

@@ -116,7 +116,7 @@ class InstanceRegistryTest {
 
     /** One instance: its load state and registry, registered on the shared rows. */
     private final class Instance {
-        final LoadState load = new LoadState(null, null);
+        final LoadDistribution load = new LoadDistribution(null, null);
         final InstanceRegistry registry;
 
         Instance(boolean pinned) {

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * rules, group names, each key's running spend (K-2), response bindings (P-10) and the
  * real-traffic route stats (S-3). Reloaded with the pool snapshot.
  */
-public final class SmartKeys {
+public final class SmartKeyFacts {
     /** P-10: a response id stays bound to its account for 24 h. */
     public static final Duration BINDING_TTL = Duration.ofHours(24);
     private static final int MAX_LOCAL_BINDINGS = 100_000;
@@ -35,12 +35,12 @@ public final class SmartKeys {
     private record Binding(long accountId, Instant expiresAt) {
     }
 
-    public SmartKeys(SmartStore store) {
+    public SmartKeyFacts(SmartStore store) {
         this(store, new KeyLimiter(java.time.Clock.systemUTC()));
     }
 
     /** {@code limits}: L-1's per-key counts, fed here with each settled request's tokens and cost. */
-    public SmartKeys(SmartStore store, KeyLimiter limits) {
+    public SmartKeyFacts(SmartStore store, KeyLimiter limits) {
         this.store = store;
         this.limits = limits;
     }
@@ -50,8 +50,8 @@ public final class SmartKeys {
     }
 
     /** No store: nothing priced, blocked or bound (tests of the bare gateway). */
-    public static SmartKeys none() {
-        return new SmartKeys(new SmartStore() {
+    public static SmartKeyFacts none() {
+        return new SmartKeyFacts(new SmartStore() {
             @Override
             public Data load() {
                 return Data.EMPTY;

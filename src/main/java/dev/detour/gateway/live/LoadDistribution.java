@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * account was last picked, the cost ledger, the half-open trial guard, session bindings and group
  * halts. Everything read on the request path is in memory (N-2).
  */
-public final class LoadState {
-    private static final Logger log = LoggerFactory.getLogger(LoadState.class);
+public final class LoadDistribution {
+    private static final Logger log = LoggerFactory.getLogger(LoadDistribution.class);
 
     /** One failed account of a request, for the S-9 decision at its end. */
     public record Failed(Account account, Failure failure) {
@@ -44,7 +44,7 @@ public final class LoadState {
     private volatile InstanceShare share = InstanceShare.ALONE;
     private volatile StateWrites deferred;
 
-    public LoadState(PoolSnapshot snapshot, LoadStore store) {
+    public LoadDistribution(PoolSnapshot snapshot, LoadStore store) {
         this.snapshot = snapshot;
         this.store = store;
         this.bindings = new SessionBindings(store);
