@@ -112,7 +112,7 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
                 + " heartbeat, this one included (G-2).", load.registry()::liveCount);
         replay(stateJournal.leftovers(), stateRecorder, load.state());
         load.state().bindings().readThrough(quickReads);
-        Router router = new Router(new SelectionPipeline(), null, smartKeys, load.state());
+        Router router = new Router(new SelectionPipeline(), Router.THREAD_RANDOM, smartKeys, load.state());
         // L-2: a request whose every route is full waits for a lease within the site's queue settings
         WaitQueue queue = new WaitQueue(leases, () -> settings.current().queueLimits(), clock);
         metrics.gauge("detour_queue_waiting", "Requests waiting in the queue for a route below its in-flight limit"

@@ -3,6 +3,7 @@ package dev.detour.gateway;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.detour.core.selection.SelectionPipeline;
+import dev.detour.gateway.admission.SmartKeyFacts;
 import dev.detour.gateway.live.LoadDistribution;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +13,7 @@ class RouterCapacityShareTest {
     void withTwoInstancesEachHoldsTheRoundedUpHalfAndUnlimitedStaysUnlimited() {
         LoadDistribution load = new LoadDistribution(null, null);
         load.useInstances(2);
-        Router router = new Router(new SelectionPipeline(), null, load);
+        Router router = new Router(new SelectionPipeline(), Router.THREAD_RANDOM, SmartKeyFacts.none(), load);
 
         assertEquals(2, router.capacityShare(3));
         assertEquals(1, router.capacityShare(1));
@@ -20,7 +21,8 @@ class RouterCapacityShareTest {
     }
 
     @Test
-    void withoutLoadStateTheConfiguredLimitIsTheShare() {
-        assertEquals(3, new Router(new SelectionPipeline(), null, (LoadDistribution) null).capacityShare(3));
+    void onOneInstanceTheConfiguredLimitIsTheShare() {
+        assertEquals(3, new Router(new SelectionPipeline(), Router.THREAD_RANDOM, SmartKeyFacts.none(),
+                new LoadDistribution(null, null)).capacityShare(3));
     }
 }
