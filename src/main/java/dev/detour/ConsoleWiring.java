@@ -52,7 +52,7 @@ final class ConsoleWiring {
         return ConsoleRoutes.create(auth, users, new MyBatisAccountsPageSource(database), clock, pool,
                 new OperatingPages(admins.requestLog(), admins.audit(), settings,
                         new Dashboard(new MyBatisRequestStats(database), gateway.snapshot(), gateway.queue()::figures),
-                        gateway.snapshot(), breakdowns(database), new MyBatisEventNames(database)),
+                        breakdowns(database), new MyBatisEventNames(database)),
                 gateway.proxies());
     }
 
