@@ -29,31 +29,16 @@ public final class BridgedStreamRelay {
     }
 
     public StreamRelay.Result relay(UpstreamResponse response, byte[] head, ResponseSink sink) {
-        long firstWrite = 0;
-        boolean readFailed = false;
-        try {
-            pass(head, head.length, sink);
-            sink.flush();
-            firstWrite = System.nanoTime();
-            readFailed = StreamRelay.readAll(response.body(), (buffer, n) -> pass(buffer, n, sink), sink);
+        return StreamRelay.relay(response, head, sink, (buffer, n) -> pass(buffer, n, sink), () -> {
             boolean broken = scanner.truncated() || scanner.sawFailureEvent();
             write(broken ? bridge.finishBroken() : bridge.finish(), false, sink);
             sink.flush();
-            if (readFailed) {
-                response.abort();
-            } else {
-                response.close();
-            }
-            return result(scanner.truncated(), false, firstWrite);
-        } catch (ResponseSink.ClientGoneException e) {
-            response.abort();
-            return result(false, true, firstWrite);
-        }
+        }, this::result);
     }
 
-    private StreamRelay.Result result(boolean truncated, boolean clientGone, long firstWrite) {
-        return new StreamRelay.Result(truncated, clientGone, usage.usage(), usage.usageSeen(), firstWrite, written,
-                usage.costMicros(), scanner.sawFailureEvent() || bridge.upstreamFailed());
+    private StreamRelay.Result result(boolean clientGone, long firstWrite) {
+        return new StreamRelay.Result(!clientGone && scanner.truncated(), clientGone, usage.usage(), usage.usageSeen(),
+                firstWrite, written, usage.costMicros(), scanner.sawFailureEvent() || bridge.upstreamFailed());
     }
 
     /** @return true when something was written */

@@ -29,7 +29,8 @@ public final class StreamRelay {
      * @param costMicros       S-7: the last cost a frame's usage reported, -1 when none did
      * @param upstreamFailure  F-4: the upstream sent an error event of its own (relayed, masked)
      */
-    public record Result(boolean truncated, boolean clientGone, TokenUsage usage, boolean usageSeen, long firstWriteNanos,
+    public record Result(boolean truncated, boolean clientGone, TokenUsage usage, boolean usageSeen,
+            long firstWriteNanos,
             long bytes, long costMicros, boolean upstreamFailure) {
     }
 
@@ -47,31 +48,55 @@ public final class StreamRelay {
     }
 
     public Result relay(UpstreamResponse response, byte[] head, ResponseSink sink) {
+        return relay(response, head, sink, (buffer, n) -> pass(buffer, 0, n, sink), () -> writeHeldRest(sink),
+                this::result);
+    }
+
+    /** A last line without its end: whatever it is, it leaves masked. */
+    private void writeHeldRest(ResponseSink sink) throws ResponseSink.ClientGoneException {
+        if (heldLength > 0) {
+            byte[] rest = mask.apply(Arrays.copyOf(held, heldLength));
+            heldLength = 0;
+            sink.write(rest, 0, rest.length);
+            sink.flush();
+            written += rest.length;
+        }
+    }
+
+    /**
+     * The relay loop both relays share (native and bridged, B-3): the head first, flushed; then every read of the
+     * upstream body; then the relay's own ending; the upstream closed after a whole body, aborted after a failed
+     * read or a client that left.
+     */
+    static Result relay(UpstreamResponse response, byte[] head, ResponseSink sink, Reads reads, Ending ending,
+            Results results) {
         long firstWrite = 0;
-        boolean readFailed = false;
         try {
-            pass(head, 0, head.length, sink);
+            reads.pass(head, head.length);
             sink.flush();
             firstWrite = System.nanoTime();
-            readFailed = readAll(response.body(), (buffer, n) -> pass(buffer, 0, n, sink), sink);
-            if (heldLength > 0) {
-                // a last line without its end: whatever it is, it leaves masked
-                byte[] rest = mask.apply(Arrays.copyOf(held, heldLength));
-                heldLength = 0;
-                sink.write(rest, 0, rest.length);
-                sink.flush();
-                written += rest.length;
-            }
+            boolean readFailed = readAll(response.body(), reads, sink);
+            ending.write();
             if (readFailed) {
                 response.abort();
             } else {
                 response.close();
             }
-            return result(scanner.truncated(), false, firstWrite);
+            return results.of(false, firstWrite);
         } catch (ResponseSink.ClientGoneException e) {
             response.abort();
-            return result(false, true, firstWrite);
+            return results.of(true, firstWrite);
         }
+    }
+
+    /** What a relay writes once the upstream body ended or broke. */
+    interface Ending {
+        void write() throws ResponseSink.ClientGoneException;
+    }
+
+    /** A relay's result: truncated only when the client was still there to see the end. */
+    interface Results {
+        Result of(boolean clientGone, long firstWriteNanos);
     }
 
     /** One read's bytes handled; true when something was written (and is to be flushed). */
@@ -101,9 +126,9 @@ public final class StreamRelay {
         }
     }
 
-    private Result result(boolean truncated, boolean clientGone, long firstWrite) {
-        return new Result(truncated, clientGone, usage.usage(), usage.usageSeen(), firstWrite, written,
-                usage.costMicros(), scanner.sawFailureEvent());
+    private Result result(boolean clientGone, long firstWrite) {
+        return new Result(!clientGone && scanner.truncated(), clientGone, usage.usage(), usage.usageSeen(), firstWrite,
+                written, usage.costMicros(), scanner.sawFailureEvent());
     }
 
     /**
