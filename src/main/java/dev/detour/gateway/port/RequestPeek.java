@@ -5,8 +5,9 @@ package dev.detour.gateway.port;
  * {@code model} (with the byte span of its JSON string so it can be rewritten in place),
  * {@code stream}, and the fields that bind a request to an account or a session.
  *
- * @param modelStart byte offset of the model value's opening quote, or -1
- * @param modelEnd   byte offset just past its closing quote, or -1
+ * @param modelStart   byte offset of the model value's opening quote, or -1
+ * @param modelEnd     byte offset just past its closing quote, or -1
+ * @param includeUsage a Chat client's {@code stream_options.include_usage} (B-3 keeps it when it bridges a stream)
  */
 public record RequestPeek(
         String model,
@@ -17,15 +18,23 @@ public record RequestPeek(
         String conversation,
         boolean store,
         boolean background,
-        String sessionId) {
+        String sessionId,
+        boolean includeUsage) {
 
     public static final RequestPeek EMPTY = new RequestPeek(null, -1, -1, false, null, null, false, false, null);
+
+    /** A peek of a body that does not ask for stream usage. */
+    public RequestPeek(String model, int modelStart, int modelEnd, boolean stream, String previousResponseId,
+            String conversation, boolean store, boolean background, String sessionId) {
+        this(model, modelStart, modelEnd, stream, previousResponseId, conversation, store, background, sessionId,
+                false);
+    }
 
     /** The same peek with the S-6 conversation id replaced (a session header outranks the body, P-12). */
     public RequestPeek withSessionId(String id) {
         return java.util.Objects.equals(id, sessionId) ? this
                 : new RequestPeek(model, modelStart, modelEnd, stream, previousResponseId, conversation, store,
-                        background, id);
+                        background, id, includeUsage);
     }
 
     /** P-10: a request tied to state that lives on one account. */

@@ -99,4 +99,16 @@ class JsonPeekerTest {
         byte[] body = {'{', '"', 'm', 'o', 'd', 'e', 'l', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'};
         assertThrows(InvalidJsonException.class, () -> JsonPeeker.peek(body));
     }
+
+    @Test
+    void readsAChatClientsStreamUsageRequestAsAJsonTreeWouldAndNothingElse() {
+        assertTrue(peek("{\"stream_options\":{\"x\":[1,{\"include_usage\":false}],\"include_usage\":true},"
+                + "\"model\":\"m\"}").includeUsage());
+        assertTrue(peek("{\"stream_options\":{\"include_usage\":\"true\"}}").includeUsage());
+        assertTrue(peek("{\"stream_options\":{\"include_usage\":1}}").includeUsage());
+        assertFalse(peek("{\"stream_options\":{\"include_usage\":0}}").includeUsage());
+        assertFalse(peek("{\"stream_options\":true,\"include_usage\":true}").includeUsage());
+        assertFalse(peek("{\"messages\":[{\"stream_options\":{\"include_usage\":true}}]}").includeUsage());
+        assertEquals("m", peek("{\"stream_options\":{\"include_usage\":true},\"model\":\"m\"}").model());
+    }
 }
