@@ -8,7 +8,7 @@ import dev.detour.alerts.AlertChannels;
 import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.metrics.MetricsServlet;
 import dev.detour.adapter.web.ConsoleSessionAuth;
-import dev.detour.admin.AccountStateView;
+import dev.detour.admin.board.AccountStateView;
 import dev.detour.admin.PoolTransfer;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;

@@ -13,7 +13,7 @@ import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.ModelAdmin;
 import dev.detour.admin.PriceAdmin;
 import dev.detour.admin.RequestLog;
-import dev.detour.admin.SecretSealer;
+import dev.detour.admin.port.SecretSealer;
 import java.time.Clock;
 
 /** The admin use cases the console, the admin API and demo mode share (one instance each). */

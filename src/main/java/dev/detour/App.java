@@ -20,18 +20,18 @@ import dev.detour.admin.AuditLog;
 import dev.detour.admin.ConsoleUsers;
 import dev.detour.admin.Retention;
 import dev.detour.admin.RetentionScheduler;
-import dev.detour.admin.SettingValues;
+import dev.detour.admin.port.SettingValues;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.ClientLimits;
 import dev.detour.config.ConfigException;
 import dev.detour.config.DetourConfig;
 import dev.detour.demo.DemoCredentials;
 import dev.detour.demo.DemoMode;
-import dev.detour.gateway.Leases;
-import dev.detour.gateway.LoadState;
-import dev.detour.gateway.PoolSnapshot;
-import dev.detour.gateway.SmartKeys;
-import dev.detour.gateway.StateRecorder;
+import dev.detour.gateway.live.Leases;
+import dev.detour.gateway.live.LoadDistribution;
+import dev.detour.gateway.live.PoolSnapshot;
+import dev.detour.gateway.admission.SmartKeyFacts;
+import dev.detour.gateway.live.StateRecorder;
 import dev.detour.recovery.RecoveryScheduler;
 import dev.detour.server.AnswerIdle;
 import dev.detour.server.ClientGuards;
@@ -228,7 +228,7 @@ public final class App implements AutoCloseable {
         return gateway.snapshot();
     }
 
-    public SmartKeys smartKeys() {
+    public SmartKeyFacts smartKeys() {
         return gateway.smartKeys();
     }
 
@@ -240,17 +240,17 @@ public final class App implements AutoCloseable {
         return gateway.leases();
     }
 
-    /** L-2: the wait queue (tests end due waits with {@link dev.detour.gateway.WaitQueue#expireDue()}). */
-    public dev.detour.gateway.WaitQueue waitQueue() {
+    /** L-2: the wait queue (tests end due waits with {@link dev.detour.gateway.live.WaitQueue#expireDue()}). */
+    public dev.detour.gateway.live.WaitQueue waitQueue() {
         return gateway.queue();
     }
 
-    public LoadState load() {
+    public LoadDistribution load() {
         return gateway.load().state();
     }
 
     /** G-2: this instance's heartbeat and the registry (tests stop its loop and call {@code beat(now)}). */
-    public dev.detour.gateway.InstanceRegistry instances() {
+    public dev.detour.gateway.live.InstanceRegistry instances() {
         return gateway.load().registry();
     }
 
@@ -269,12 +269,12 @@ public final class App implements AutoCloseable {
     }
 
     /** D-1: whether MariaDB answers, as this instance last saw it. */
-    public dev.detour.gateway.DatabaseHealth databaseHealth() {
+    public dev.detour.gateway.live.DatabaseHealth databaseHealth() {
         return gateway.health();
     }
 
     /** D-1: pool-state changes applied in memory and not yet written. */
-    public dev.detour.gateway.StateWrites stateWrites() {
+    public dev.detour.gateway.live.StateWrites stateWrites() {
         return gateway.stateWrites();
     }
 

@@ -14,11 +14,11 @@ import dev.detour.adapter.web.ConsoleSessionAuth;
 import dev.detour.adapter.web.OperatingPages;
 import dev.detour.adapter.web.PathSplitServlet;
 import dev.detour.adapter.web.SmartRoutes;
-import dev.detour.admin.AccountBoard;
-import dev.detour.admin.Breakdowns;
+import dev.detour.admin.board.AccountBoard;
+import dev.detour.admin.usage.Breakdowns;
 import dev.detour.admin.ConsoleModelTest;
 import dev.detour.admin.ConsoleUsers;
-import dev.detour.admin.Dashboard;
+import dev.detour.admin.usage.Dashboard;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
 import dev.detour.demo.DemoCredentials;
@@ -52,7 +52,7 @@ final class ConsoleWiring {
         return ConsoleRoutes.create(auth, users, new MyBatisAccountsPageSource(database), clock, pool,
                 new OperatingPages(admins.requestLog(), admins.audit(), settings,
                         new Dashboard(new MyBatisRequestStats(database), gateway.snapshot(), gateway.queue()::figures),
-                        gateway.snapshot(), breakdowns(database), new MyBatisEventNames(database)),
+                        breakdowns(database), new MyBatisEventNames(database)),
                 gateway.proxies());
     }
 

@@ -22,21 +22,21 @@ import dev.detour.config.DetourConfig;
 import dev.detour.core.account.Account;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.gateway.ConfigErrors;
-import dev.detour.gateway.DatabaseHealth;
+import dev.detour.gateway.live.DatabaseHealth;
 import dev.detour.gateway.Forwarder;
-import dev.detour.gateway.KeyLimiter;
-import dev.detour.gateway.Leases;
-import dev.detour.gateway.LoadState;
-import dev.detour.gateway.Pauser;
-import dev.detour.gateway.PendingState;
-import dev.detour.gateway.PoolRefresher;
-import dev.detour.gateway.PoolSnapshot;
-import dev.detour.gateway.QuickReads;
+import dev.detour.gateway.admission.KeyLimiter;
+import dev.detour.gateway.live.Leases;
+import dev.detour.gateway.live.LoadDistribution;
+import dev.detour.gateway.port.Pauser;
+import dev.detour.gateway.port.PendingState;
+import dev.detour.gateway.live.PoolRefresher;
+import dev.detour.gateway.live.PoolSnapshot;
+import dev.detour.gateway.live.QuickReads;
 import dev.detour.gateway.Router;
-import dev.detour.gateway.SmartKeys;
-import dev.detour.gateway.StateRecorder;
-import dev.detour.gateway.StateWrites;
-import dev.detour.gateway.WaitQueue;
+import dev.detour.gateway.admission.SmartKeyFacts;
+import dev.detour.gateway.live.StateRecorder;
+import dev.detour.gateway.live.StateWrites;
+import dev.detour.gateway.live.WaitQueue;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,7 +49,7 @@ import java.util.Map;
  */
 record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefresher refresher,
         AsyncEventWriter events, MetricsEventSink countedEvents, HttpClient5UpstreamClient upstream, Leases leases,
-        Metrics metrics, StateRecorder stateRecorder, MyBatisSmartStore smartStore, SmartKeys smartKeys,
+        Metrics metrics, StateRecorder stateRecorder, MyBatisSmartStore smartStore, SmartKeyFacts smartKeys,
         LoadWiring load, Router router, Forwarder forwarder, TrustedProxies proxies, AuthThrottle keyFailures,
         AuthThrottle tokenFailures, BodyBudget bodies, DatabaseHealth health, StateWrites stateWrites,
         DatabaseProbe probe, QuickReads quickReads, WaitQueue queue) {
@@ -97,7 +97,7 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
                 stateRecorder::escalationsWritten);
         // Smart keys: prices, blocks, spend, response bindings, route stats beside the snapshot
         MyBatisSmartStore smartStore = new MyBatisSmartStore(database);
-        SmartKeys smartKeys = new SmartKeys(smartStore, new KeyLimiter(clock));
+        SmartKeyFacts smartKeys = new SmartKeyFacts(smartStore, new KeyLimiter(clock));
         smartKeys.readThrough(quickReads);
         snapshot.onReload(smartKeys::reload);
         snapshot.onReload(settings::refresh); // G-3: a settings change elsewhere moved the revision
@@ -112,7 +112,7 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
                 + " heartbeat, this one included (G-2).", load.registry()::liveCount);
         replay(stateJournal.leftovers(), stateRecorder, load.state());
         load.state().bindings().readThrough(quickReads);
-        Router router = new Router(new SelectionPipeline(), null, smartKeys, load.state());
+        Router router = new Router(new SelectionPipeline(), Router.THREAD_RANDOM, smartKeys, load.state());
         // L-2: a request whose every route is full waits for a lease within the site's queue settings
         WaitQueue queue = new WaitQueue(leases, () -> settings.current().queueLimits(), clock);
         metrics.gauge("detour_queue_waiting", "Requests waiting in the queue for a route below its in-flight limit"
@@ -139,7 +139,7 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
     }
 
     /** D-1: what a crashed (or outage-stopped) run applied in memory but never wrote, oldest first. */
-    private static void replay(List<PendingState> leftovers, StateRecorder recorder, LoadState load) {
+    private static void replay(List<PendingState> leftovers, StateRecorder recorder, LoadDistribution load) {
         for (PendingState change : leftovers) {
             if (change instanceof PendingState.GroupHalt halt) {
                 load.replay(halt);

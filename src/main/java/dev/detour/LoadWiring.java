@@ -3,11 +3,11 @@ package dev.detour;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.MyBatisInstanceStore;
 import dev.detour.adapter.db.MyBatisLoadStore;
-import dev.detour.admin.SettingValues;
+import dev.detour.admin.port.SettingValues;
 import dev.detour.admin.SiteSettings;
-import dev.detour.gateway.InstanceRegistry;
-import dev.detour.gateway.LoadState;
-import dev.detour.gateway.PoolSnapshot;
+import dev.detour.gateway.live.InstanceRegistry;
+import dev.detour.gateway.live.LoadDistribution;
+import dev.detour.gateway.live.PoolSnapshot;
 import dev.detour.config.DetourConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -24,12 +24,12 @@ import org.slf4j.LoggerFactory;
  * the live settings, the sweeper that drops expired session bindings every 5 minutes, and the
  * instance registry (G-2) that sets this instance's share of max_in_flight.
  */
-record LoadWiring(LoadState state, ScheduledExecutorService sweeper, InstanceRegistry registry) {
+record LoadWiring(LoadDistribution state, ScheduledExecutorService sweeper, InstanceRegistry registry) {
     private static final Logger log = LoggerFactory.getLogger(LoadWiring.class);
 
     static LoadWiring create(PoolSnapshot snapshot, Database database, SiteSettings settings, Clock clock,
             int instances) {
-        LoadState load = new LoadState(snapshot, new MyBatisLoadStore(database));
+        LoadDistribution load = new LoadDistribution(snapshot, new MyBatisLoadStore(database));
         load.useInstances(instances); // S-5: each instance enforces its share
         // G-2: the live count decides unless DETOUR_INSTANCES pins one (2 or more; 1 is the default)
         InstanceRegistry registry = new InstanceRegistry(new MyBatisInstanceStore(database), load, clock, version(),
@@ -69,7 +69,7 @@ record LoadWiring(LoadState state, ScheduledExecutorService sweeper, InstanceReg
         return version == null ? "dev" : version;
     }
 
-    private static ScheduledExecutorService sessionSweeper(LoadState load, Clock clock) {
+    private static ScheduledExecutorService sessionSweeper(LoadDistribution load, Clock clock) {
         ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "detour-session-sweep");
             t.setDaemon(true);

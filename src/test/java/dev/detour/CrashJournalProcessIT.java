@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.adapter.proxy.ProxyServlet;
-import dev.detour.gateway.RequestEvent;
+import dev.detour.gateway.port.RequestEvent;
 import dev.detour.fake.Bodies;
 import dev.detour.testkit.DetourProcess;
 import dev.detour.fake.FakeUpstream;

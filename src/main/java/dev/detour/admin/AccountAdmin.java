@@ -1,5 +1,12 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.AccountConfig;
+import dev.detour.admin.port.AccountPatch;
+import dev.detour.admin.port.Accounts;
+import dev.detour.admin.port.Changes;
+import dev.detour.admin.port.SecretSealer;
+import dev.detour.admin.port.StoredAccount;
+import dev.detour.admin.port.Transactions;
 import dev.detour.core.ValidationException;
 import dev.detour.core.secret.SecretMask;
 import java.time.Clock;

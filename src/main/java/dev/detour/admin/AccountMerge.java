@@ -1,5 +1,9 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.AccountConfig;
+import dev.detour.admin.port.AccountGroup;
+import dev.detour.admin.port.AccountPatch;
+import dev.detour.admin.port.Groups;
 import dev.detour.core.account.AnthropicBetaPolicy;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;

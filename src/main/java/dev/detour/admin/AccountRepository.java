@@ -1,5 +1,9 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.AccountGroup;
+import dev.detour.admin.port.SecretSealer;
+import dev.detour.admin.port.StoredAccount;
+import dev.detour.admin.port.Transactions;
 import dev.detour.core.account.Account;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,9 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.AuditDocuments;
+import dev.detour.admin.port.AuditEntry;
+import dev.detour.admin.port.Changes;
+import dev.detour.admin.port.Transactions;
 import java.time.Clock;
 import java.util.List;
 

@@ -1,5 +1,8 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.BlockRuleEntry;
+import dev.detour.admin.port.SmartRules;
+import dev.detour.admin.port.Transactions;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.selection.BlockScope;

@@ -1,5 +1,8 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.AdminUsers;
+import dev.detour.admin.port.PasswordCheck;
+import dev.detour.admin.port.SignInThrottle;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.NameTakenException;
 import java.util.function.Supplier;
 
 /** Turns a unique-key violation raced past our pre-check into a 409. */

@@ -1,5 +1,9 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.AccountGroup;
+import dev.detour.admin.port.Changes;
+import dev.detour.admin.port.Groups;
+import dev.detour.admin.port.Transactions;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;

@@ -1,5 +1,8 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.Changes;
+import dev.detour.admin.port.ModelStates;
+import dev.detour.admin.port.Transactions;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.ModelState;
 import dev.detour.core.cooldown.ModelOps;

@@ -1,6 +1,18 @@
 package dev.detour.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.detour.admin.port.AccountPatch;
+import dev.detour.admin.port.Accounts;
+import dev.detour.admin.port.AuditEntry;
+import dev.detour.admin.port.Changes;
+import dev.detour.admin.port.DetourKeys;
+import dev.detour.admin.port.Groups;
+import dev.detour.admin.port.ModelStates;
+import dev.detour.admin.port.RecoveryActions;
+import dev.detour.admin.port.SecretSealer;
+import dev.detour.admin.port.SmartRules;
+import dev.detour.admin.port.StoredSettings;
+import dev.detour.admin.port.Transactions;
 import dev.detour.core.ValidationException;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.PriceEntry;
+import dev.detour.admin.port.SmartRules;
+import dev.detour.admin.port.Transactions;
 import dev.detour.core.ValidationException;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -1,12 +1,13 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.Transactions;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.ValidationException;
 import dev.detour.core.selection.GroupView;
-import dev.detour.gateway.PoolSnapshot;
-import dev.detour.gateway.PoolStore.StateChange;
+import dev.detour.gateway.live.PoolSnapshot;
+import dev.detour.gateway.port.PoolStore.StateChange;
 import dev.detour.recovery.BatchTests;
 import dev.detour.recovery.LeaderLease;
 import dev.detour.recovery.ModelTestResult;

@@ -1,5 +1,8 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.LoggedRequest;
+import dev.detour.admin.port.RequestEvents;
+import dev.detour.admin.port.RequestFilter;
 import dev.detour.core.ValidationException;
 import java.util.List;
 import java.util.Optional;

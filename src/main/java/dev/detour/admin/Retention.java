@@ -1,5 +1,6 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.RequestEvents;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Supplier;

@@ -1,5 +1,9 @@
 package dev.detour.admin;
 
+import dev.detour.admin.port.SettingField;
+import dev.detour.admin.port.SettingValues;
+import dev.detour.admin.port.StoredSettings;
+import dev.detour.admin.port.Transactions;
 import dev.detour.core.StoredText;
 import dev.detour.core.ValidationException;
 import java.time.Clock;

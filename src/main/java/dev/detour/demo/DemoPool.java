@@ -1,6 +1,6 @@
 package dev.detour.demo;
 
-import dev.detour.admin.AccountPatch;
+import dev.detour.admin.port.AccountPatch;
 import dev.detour.admin.GroupPatch;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelMapping;

@@ -3,7 +3,7 @@ package dev.detour.demo;
 import dev.detour.admin.AccountAdmin;
 import dev.detour.admin.GroupAdmin;
 import dev.detour.admin.KeyAdmin;
-import dev.detour.admin.StoredAccount;
+import dev.detour.admin.port.StoredAccount;
 import dev.detour.config.ConfigException;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.Map;

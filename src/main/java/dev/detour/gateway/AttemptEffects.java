@@ -8,6 +8,13 @@ import dev.detour.core.selection.Candidate;
 import dev.detour.core.selection.GroupView;
 import dev.detour.core.selection.ModelStateKey;
 import dev.detour.core.selection.PoolAnswer;
+import dev.detour.gateway.admission.SmartKeyFacts;
+import dev.detour.gateway.live.LoadDistribution;
+import dev.detour.gateway.live.PoolSnapshot;
+import dev.detour.gateway.live.StateRecorder;
+import dev.detour.gateway.port.ClientCall;
+import dev.detour.gateway.port.EventSink;
+import dev.detour.gateway.port.UpstreamClient;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -20,11 +27,11 @@ final class AttemptEffects {
     private final PoolSnapshot snapshot;
     private final StateRecorder state;
     private final EventSink events;
-    private final SmartKeys smart;
-    private final LoadState load;
+    private final SmartKeyFacts smart;
+    private final LoadDistribution load;
     private final UpstreamClient upstream;
 
-    AttemptEffects(PoolSnapshot snapshot, StateRecorder state, EventSink events, SmartKeys smart, LoadState load,
+    AttemptEffects(PoolSnapshot snapshot, StateRecorder state, EventSink events, SmartKeyFacts smart, LoadDistribution load,
             UpstreamClient upstream) {
         this.snapshot = Objects.requireNonNull(snapshot);
         this.state = Objects.requireNonNull(state);
@@ -49,7 +56,7 @@ final class AttemptEffects {
                 now)));
         events.touchAccount(account.id(), false, now, null);
         // S-6: a bound account that fails is unbound (the request falls through); S-9 collects the failure
-        trace.failed.add(new LoadState.Failed(account, failure));
+        trace.failed.add(new LoadDistribution.Failed(account, failure));
         load.bindings().unbind(call.key().id(), call.peek().sessionId(), call.peek().model(), account.id(), now);
     }
 

@@ -2,6 +2,9 @@ package dev.detour.gateway;
 
 import dev.detour.core.failure.Failure;
 import dev.detour.core.secret.SecretMask;
+import dev.detour.gateway.port.Header;
+import dev.detour.gateway.port.UpstreamResponse;
+import dev.detour.gateway.wire.AnswerFacts;
 import java.util.List;
 
 /**

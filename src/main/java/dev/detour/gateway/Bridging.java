@@ -6,6 +6,9 @@ import dev.detour.bridge.Bridge;
 import dev.detour.bridge.StreamBridge;
 import dev.detour.bridge.ToolNames;
 import dev.detour.core.account.EndpointFamily;
+import dev.detour.gateway.port.ClientCall;
+import dev.detour.gateway.port.Header;
+import dev.detour.gateway.wire.HeaderPolicy;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,17 +49,12 @@ final class Bridging {
         return out;
     }
 
-    /** The translator for one bridged stream; a Chat client's {@code stream_options.include_usage} is honoured. */
+    /**
+     * The translator for one bridged stream; a Chat client's {@code stream_options.include_usage} is honoured (read
+     * once, with the rest of the peek, by the proxy).
+     */
     static StreamBridge stream(ClientCall call, EndpointFamily upstream, ToolNames tools, Instant now) {
-        boolean includeUsage = false;
-        if (call.family() == EndpointFamily.CHAT_COMPLETIONS) {
-            try {
-                JsonNode body = JSON.readTree(call.body());
-                includeUsage = body != null && body.path("stream_options").path("include_usage").asBoolean(false);
-            } catch (IOException e) {
-                includeUsage = false; // the request was translated, so this does not happen; no usage chunk then
-            }
-        }
+        boolean includeUsage = call.family() == EndpointFamily.CHAT_COMPLETIONS && call.peek().includeUsage();
         return StreamBridge.between(upstream, call.family(), new StreamBridge.Options(includeUsage,
                 now.getEpochSecond(), tools));
     }

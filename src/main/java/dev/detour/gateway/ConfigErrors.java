@@ -1,6 +1,8 @@
 package dev.detour.gateway;
 
 import dev.detour.core.account.Account;
+import dev.detour.gateway.live.PoolSnapshot;
+import dev.detour.gateway.port.KeyEntry;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -8,6 +8,8 @@ import dev.detour.core.account.Account;
 import dev.detour.core.selection.Candidate;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.Rejection;
+import dev.detour.gateway.admission.SmartKeyFacts;
+import dev.detour.gateway.live.PoolSnapshot;
 import java.time.Instant;
 
 /**
@@ -16,9 +18,9 @@ import java.time.Instant;
  */
 public final class Explanations {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final SmartKeys smart;
+    private final SmartKeyFacts smart;
 
-    public Explanations(SmartKeys smart) {
+    public Explanations(SmartKeyFacts smart) {
         this.smart = smart;
     }
 

@@ -9,25 +9,42 @@ import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.Protocols;
 import dev.detour.core.attempt.AttemptAction;
 import dev.detour.core.attempt.AttemptRules;
-import dev.detour.core.attempt.QueueLimits;
 import dev.detour.core.failure.Failure;
-import dev.detour.core.failure.FailureClassifier;
 import dev.detour.core.secret.SecretMask;
-import dev.detour.core.keys.LimitCheck;
-import dev.detour.core.keys.LimitKind;
 import dev.detour.core.selection.Candidate;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.PoolAnswer;
-import dev.detour.core.selection.PoolErrorCode;
 import dev.detour.core.selection.ReasonCode;
-import dev.detour.gateway.RequestEvent.AttemptRecord;
-import dev.detour.gateway.RequestEvent.Outcome;
-import dev.detour.gateway.RequestEvent.RejectionRecord;
+import dev.detour.gateway.admission.KeyLimiter;
+import dev.detour.gateway.admission.LimitHeadersSink;
+import dev.detour.gateway.admission.SmartKeyFacts;
+import dev.detour.gateway.live.Leases;
+import dev.detour.gateway.live.LoadDistribution;
+import dev.detour.gateway.live.PoolSnapshot;
+import dev.detour.gateway.live.StateRecorder;
+import dev.detour.gateway.live.WaitQueue;
+import dev.detour.gateway.live.Waiter;
+import dev.detour.gateway.port.ClientCall;
+import dev.detour.gateway.port.EventSink;
+import dev.detour.gateway.port.Header;
+import dev.detour.gateway.port.KeyEntry;
+import dev.detour.gateway.port.Pauser;
+import dev.detour.gateway.port.RequestEvent;
+import dev.detour.gateway.port.RequestEvent.AttemptRecord;
+import dev.detour.gateway.port.RequestEvent.Outcome;
+import dev.detour.gateway.port.RequestEvent.RejectionRecord;
+import dev.detour.gateway.port.ResponseSink;
+import dev.detour.gateway.port.SecretLookup;
+import dev.detour.gateway.port.UpstreamClient;
+import dev.detour.gateway.port.UpstreamRequest;
+import dev.detour.gateway.wire.AnswerFacts;
+import dev.detour.gateway.wire.HeaderPolicy;
+import dev.detour.gateway.wire.KeyHashes;
+import dev.detour.gateway.wire.ResponseIds;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,29 +65,30 @@ public final class Forwarder {
     private final Router router;
     private final UpstreamAttempt upstreamAttempt;
     private final Leases leases;
-    private final EventSink events;
     private final SecretLookup secrets;
     private final Pauser pauser;
     private final Clock clock;
-    private final LoadState load;
+    private final LoadDistribution load;
     private final AttemptEffects effects;
     private final WaitQueue queue;
     private final KeyLimiter limits;
+    private final ClientAnswers answers;
+    private final StreamDelivery streams;
+    private final Refusals refusals;
 
     /**
-     * Every collaborator is required; a gateway without smart-key facts passes {@link SmartKeys#none()}.
+     * Every collaborator is required; a gateway without smart-key facts passes {@link SmartKeyFacts#none()}.
      * {@code smart}: cost and spend, route stats, response bindings; {@code load}: S-4 pick times, S-6
      * bindings, S-7 costs, S-9 halts, the C-6 half-open guard; {@code queue}: L-2's wait when every route is
      * full ({@link WaitQueue#none} for S-5's immediate 503).
      */
     public Forwarder(PoolSnapshot snapshot, Router router, UpstreamClient upstream, StateRecorder state, Leases leases,
-            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, SmartKeys smart, LoadState load,
-            WaitQueue queue) {
+            EventSink events, SecretLookup secrets, Pauser pauser, Clock clock, SmartKeyFacts smart,
+            LoadDistribution load, WaitQueue queue) {
         this.snapshot = Objects.requireNonNull(snapshot);
         this.router = Objects.requireNonNull(router);
         this.upstreamAttempt = new UpstreamAttempt(Objects.requireNonNull(upstream), clock);
         this.leases = Objects.requireNonNull(leases);
-        this.events = Objects.requireNonNull(events);
         this.secrets = Objects.requireNonNull(secrets);
         this.pauser = Objects.requireNonNull(pauser);
         this.clock = Objects.requireNonNull(clock);
@@ -78,6 +96,9 @@ public final class Forwarder {
         this.effects = new AttemptEffects(snapshot, state, events, smart, load, upstream);
         this.queue = Objects.requireNonNull(queue);
         this.limits = smart.limits();
+        this.answers = new ClientAnswers(Objects.requireNonNull(events));
+        this.streams = new StreamDelivery(effects, answers, clock);
+        this.refusals = new Refusals(answers);
     }
 
     /** The key presented by the client, if it is known, enabled and not expired (K-2); else null. */
@@ -92,38 +113,28 @@ public final class Forwarder {
     /** Refuses a request before routing, with the protocol's envelope and one event. */
     public void reject(String requestId, EndpointFamily family, String path, String ip, long startNanos, int status,
             String code, String message, long retryAfterSeconds, ResponseSink sink) {
-        refuse(new Trace(requestId, null, family, null, false, ip, clock.instant(), startNanos), status, code, message,
-                retryAfterSeconds, sink);
+        refusals.beforeRouting(new Trace(requestId, null, family, null, false, ip, clock.instant(), startNanos),
+                status, code, message, retryAfterSeconds, sink);
     }
 
     /** As {@link #reject}, for a request whose key checked out (its event names the key). */
     public void rejectForKey(String requestId, EndpointFamily family, KeyEntry key, String ip, long startNanos,
             int status, String code, String message, long retryAfterSeconds, ResponseSink sink) {
-        refuse(new Trace(requestId, key.id(), family, null, false, ip, clock.instant(), startNanos), status, code,
-                message, retryAfterSeconds, sink);
-    }
-
-    /**
-     * A refusal before routing, with {@code Retry-After} when positive (X-3 throttling, X-4 a busy body
-     * budget); a 5xx is Detour being busy, not the client's fault, so it counts as a failure (like S-5's).
-     */
-    private void refuse(Trace trace, int status, String code, String message, long retryAfterSeconds,
-            ResponseSink sink) {
-        trace.retryAfter(retryAfterSeconds);
-        answerError(trace, sink, status, code, message, status >= 500 ? Outcome.FAILURE : Outcome.CLIENT_ERROR);
+        refusals.beforeRouting(new Trace(requestId, key.id(), family, null, false, ip, clock.instant(), startNanos),
+                status, code, message, retryAfterSeconds, sink);
     }
 
     public void forward(ClientCall call, ResponseSink clientSink) {
         Trace trace = new Trace(call.requestId(), call.key().id(), call.family(), call.peek().model(),
                 call.peek().stream(), call.clientIp(), call.receivedAt(), call.receivedNanos());
-        journalStart(trace); // D-5: logged as interrupted if the process dies before the request ends
+        answers.started(trace); // D-5: logged as interrupted if the process dies before the request ends
         // L-1: the key's limits before selection; the model list calls no upstream and is not counted
         KeyLimiter.Admission admission = call.family() == EndpointFamily.MODELS ? KeyLimiter.Admission.NONE
                 : limits.admit(call.key());
         ResponseSink sink = LimitHeadersSink.around(clientSink, admission.verdict()); // L-3
         try {
             if (admission.refused()) {
-                refuseOverLimit(call, admission.verdict(), trace, sink);
+                refusals.overLimit(call, admission.verdict(), trace, sink);
                 return;
             }
             route(call, trace, sink);
@@ -132,9 +143,9 @@ public final class Forwarder {
             log.error("request {} failed inside Detour", call.requestId(), e);
             if (!trace.finished) {
                 if (sink.committed()) {
-                    finish(trace, Outcome.FAILURE, "internal");
+                    answers.finish(trace, Outcome.FAILURE, "internal");
                 } else {
-                    answerError(trace, sink, 500, "internal", "internal error; request " + call.requestId(),
+                    answers.error(trace, sink, 500, "internal", "internal error; request " + call.requestId(),
                             Outcome.FAILURE);
                 }
             }
@@ -145,95 +156,47 @@ public final class Forwarder {
         }
     }
 
-    /** L-1: 429 with the limit's code and Retry-After (when it frees); Anthropic clients get their rate_limit_error. */
-    private void refuseOverLimit(ClientCall call, LimitCheck.Verdict verdict, Trace trace, ResponseSink sink) {
-        LimitKind kind = verdict.refusedBy();
-        String what = switch (kind) {
-            case REQUESTS -> "requests per minute";
-            case TOKENS -> "tokens per minute";
-            case CONCURRENT -> "requests at once";
-            default -> "spend (micros) per " + kind.window().wire();
-        };
-        trace.retryAfter(verdict.retryAfterSeconds());
-        String type = call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC ? "rate_limit_error" : null;
-        answerError(trace, sink, 429, kind.code(), type, "this key's limit of " + verdict.tightest().limit() + " "
-                + what + " is reached; retry after " + verdict.retryAfterSeconds() + " s; request "
-                + call.requestId(), Outcome.CLIENT_ERROR);
-    }
-
     private void route(ClientCall call, Trace trace, ResponseSink sink) {
         if (call.key().configError() != null) {
             // D-4: a key whose stored policy cannot be read is refused, never served without its limits
-            answerError(trace, sink, 403, "key.config_error", "this key's stored policy cannot be read; an "
+            answers.error(trace, sink, 403, "key.config_error", "this key's stored policy cannot be read; an "
                     + "administrator must save the key again; request " + call.requestId(), Outcome.CLIENT_ERROR);
             return;
         }
         if (call.family() == EndpointFamily.MODELS) {
-            // P-9 / P-12: the list or one model, in the caller's protocol
-            ModelsEndpoint.Answer models = ModelsEndpoint.answer(snapshot.view(), call);
-            trace.errorCode = models.errorCode();
-            answer(trace, sink, models.status(), List.of(new Header("content-type", "application/json")),
-                    models.body(), models.errorCode() == null ? Outcome.SUCCESS : Outcome.CLIENT_ERROR);
+            answers.models(snapshot.view(), call, trace, sink); // P-9 / P-12: the list or one model
             return;
         }
         if (call.family() == EndpointFamily.COUNT_TOKENS && LocalCountTokens.estimates(
                 router.decide(snapshot.view(), LocalCountTokens.asMessages(call), clock.instant()))) {
-            answerEstimate(call, trace, sink); // B-5: the account would be reached by a bridge; no upstream asked
+            answers.tokenEstimate(call, trace, sink); // B-5: the account would be reached by a bridge; no upstream
             return;
         }
         Router.Decision decision = router.decide(snapshot.view(), call, clock.instant());
         if (decision.refusal() != null) {
-            refuseRouting(decision, trace, sink);
+            refusals.routing(decision, trace, sink);
             return;
         }
         trace.stateBoundUnknown = decision.stateBoundUnknown();
         runAttempts(call, decision.plan(), trace, sink);
     }
 
-    /** B-5: count_tokens estimated here, never forwarded, so no account's health is touched. */
-    private void answerEstimate(ClientCall call, Trace trace, ResponseSink sink) {
-        byte[] body;
-        try {
-            body = LocalCountTokens.answer(call.body());
-        } catch (java.io.IOException e) {
-            answerError(trace, sink, 400, "request.invalid_json", "the body is not valid JSON; request "
-                    + call.requestId(), Outcome.CLIENT_ERROR);
-            return;
-        }
-        answer(trace, sink, 200, LocalCountTokens.headers(), body, Outcome.SUCCESS);
-    }
-
-    /** The router's refusal (P-8), with the plan's rejections in the event. */
-    private void refuseRouting(Router.Decision decision, Trace trace, ResponseSink sink) {
-        Router.Refusal r = decision.refusal();
-        trace.rejections.clear();
-        decision.plan().rejections().forEach(rj -> trace.rejections.add(new RejectionRecord(rj.accountId(),
-                rj.reason().wire())));
-        trace.retryAfter(r.retryAfterSeconds());
-        answerError(trace, sink, r.status(), r.code(), r.type(), r.message(), Outcome.FAILURE);
-    }
-
     /** Select → try → count → decide (P-3): the decisions are {@link AttemptRules}'; this runs them. */
     private void runAttempts(ClientCall call, Plan plan, Trace trace, ResponseSink sink) {
         Round round = tryCandidates(call, plan, trace, sink, NO_LEASE);
-        QueueLimits bounds = queue.limits();
-        Instant deadline = null;
-        while (round.busy() && bounds.admit(0) != QueueLimits.Admission.OFF) {
+        LeaseWait wait = new LeaseWait(queue);
+        while (round.busy() && wait.allowed()) {
             // L-2: every candidate is full: wait in the model's queue for one of them to give a lease back
-            deadline = deadline == null ? queue.deadline(bounds) : deadline;
-            long waitStarted = System.nanoTime();
-            Waiter.Wake wake = queue.await(call.peek().model(), round.full(), bounds, deadline, sink);
-            trace.queuedMs = (trace.queuedMs == null ? 0 : trace.queuedMs)
-                    + (int) ((System.nanoTime() - waitStarted) / 1_000_000);
+            Waiter.Wake wake = wait.await(call, round.full(), trace, sink);
             if (wake.outcome() != Waiter.Outcome.GRANTED) {
-                leftQueue(call, wake.outcome(), trace, sink);
+                refusals.leftQueue(call, wake.outcome(), trace, sink);
                 return;
             }
             // the pool may have changed while it waited: plan again, with the handed lease in hand
             Router.Decision again = router.decide(snapshot.view(), call, clock.instant());
             if (again.refusal() != null) {
                 leases.release(wake.accountId());
-                refuseRouting(again, trace, sink);
+                refusals.routing(again, trace, sink);
                 return;
             }
             trace.rejections.clear(); // the explanation shows the round that ran
@@ -243,18 +206,12 @@ public final class Forwarder {
             return;
         }
         if (trace.attempts.isEmpty() && trace.bridgeRefusal != null && !round.busy()) {
-            // B-3: no account could serve it natively and the bridge cannot carry a feature it uses
-            BridgeRefusal refusal = trace.bridgeRefusal;
-            answerError(trace, sink, BridgeRefusal.STATUS, refusal.code(), "invalid_request_error",
-                    refusal.getMessage() + "; request " + call.requestId(), Outcome.CLIENT_ERROR);
+            refusals.bridgeUnsupported(call, trace, sink); // B-3: no account could serve it
             return;
         }
         Instant now = clock.instant();
         if (round.busy()) {
-            // S-5: nothing was tried because everything was full: busy, not broken; nothing recorded
-            trace.retryAfter(1);
-            answerError(trace, sink, 503, PoolErrorCode.AT_CAPACITY.code(), "every route is at its in-flight limit;"
-                    + " retry shortly; request " + call.requestId(), Outcome.FAILURE);
+            refusals.atCapacity(call, trace, sink); // S-5: nothing was tried because everything was full
             return;
         }
         effects.requestFailed(trace, now);
@@ -263,7 +220,7 @@ public final class Forwarder {
         PoolAnswer answer = PoolAnswer.afterAttempts(trace.failedAttempts,
                 call.family().protocol() == EndpointFamily.Protocol.ANTHROPIC, now, soonestLeftOut(plan));
         trace.retryAfter(answer.retryAfterSeconds());
-        answerError(trace, sink, answer.status(), answer.code(), answer.type(), "every route failed after "
+        answers.error(trace, sink, answer.status(), answer.code(), answer.type(), "every route failed after "
                 + trace.attempts.size() + " attempt(s); request " + call.requestId(), Outcome.FAILURE);
     }
 
@@ -352,27 +309,6 @@ public final class Forwarder {
         return new Round(false, AttemptRules.atCapacity(trace.attempts.size(), !full.isEmpty()), full);
     }
 
-    /**
-     * L-2: the wait ended without a lease. A full queue or the wait bound answers S-5's 503 with
-     * {@code Retry-After}; a stop answers D-3's {@code gateway.shutting_down}; a client that went away gets
-     * nothing it could read (logged as cancelled).
-     */
-    private void leftQueue(ClientCall call, Waiter.Outcome outcome, Trace trace, ResponseSink sink) {
-        trace.retryAfter(1);
-        if (outcome == Waiter.Outcome.STOPPING) { // D-3: the honest reason; another instance may serve it now
-            answerError(trace, sink, 503, SHUTTING_DOWN, "Detour is stopping and every route was at its in-flight"
-                    + " limit; retry shortly; request " + call.requestId(), Outcome.FAILURE);
-            return;
-        }
-        String why = switch (outcome) {
-            case QUEUE_FULL -> "every route is at its in-flight limit and the wait queue for " + call.peek().model()
-                    + " is full";
-            default -> "every route stayed at its in-flight limit for the whole wait (" + trace.queuedMs + " ms)";
-        };
-        answerError(trace, sink, 503, PoolErrorCode.AT_CAPACITY.code(), why + "; retry shortly; request "
-                + call.requestId(), outcome == Waiter.Outcome.CLIENT_GONE ? Outcome.CANCELLED : Outcome.FAILURE);
-    }
-
     /** When the first route the plan left out while cooling (or halted) is usable again, or null. */
     private static Instant soonestLeftOut(Plan plan) {
         Instant soonest = null;
@@ -386,21 +322,6 @@ public final class Forwarder {
 
     /** Where the loop stands after one account. */
     private enum Step { ANSWERED, NEXT_ACCOUNT, STOP }
-
-    /**
-     * What one account is sent: the request (translated when bridged), the protocol it is asked in (B-1) and
-     * the names the client's tools went up under (B-6).
-     */
-    private record Asked(UpstreamRequest request, EndpointFamily protocol, ToolNames tools) {
-        boolean bridgedFor(ClientCall call) {
-            return protocol != call.family();
-        }
-
-        /** B-1: the attempt record names the bridge's two ends when it went through one. */
-        AttemptRecord mark(ClientCall call, AttemptRecord attempt) {
-            return bridgedFor(call) ? attempt.bridged(call.family().wire(), protocol.wire()) : attempt;
-        }
-    }
 
     /** One account: attempts until one is answered or {@link AttemptRules#afterFailure} leaves the account. */
     private Step tryAccount(ClientCall call, Candidate candidate, Asked asked, Trace trace, ResponseSink sink) {
@@ -429,11 +350,11 @@ public final class Forwarder {
                     if (asked.bridgedFor(call)) { // B-2: the upstream's error in the client's envelope (masked)
                         BridgeErrors.BridgedError error = BridgeErrors.translate(call.family(), result.status(),
                                 new String(result.body(), StandardCharsets.UTF_8), SecretMask.SHAPES);
-                        answer(trace, sink, error.status(), List.of(JSON_TYPE), error.body().toString()
+                        answers.answer(trace, sink, error.status(), List.of(JSON_TYPE), error.body().toString()
                                 .getBytes(StandardCharsets.UTF_8), Outcome.CLIENT_ERROR);
                     } else {
-                        answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()), result.body(),
-                                Outcome.CLIENT_ERROR);
+                        answers.answer(trace, sink, result.status(), HeaderPolicy.toClient(result.headers()),
+                                result.body(), Outcome.CLIENT_ERROR);
                     }
                     return Step.ANSWERED;
                 }
@@ -471,80 +392,17 @@ public final class Forwarder {
                     clock.instant())
                     : result.body();
             if (body == null) { // B-3: a 2xx the bridge cannot read: the client gets an error, never half an answer
-                answerError(trace, sink, 502, Bridging.UNREADABLE_ANSWER, "the upstream's answer could not be "
+                answers.error(trace, sink, 502, Bridging.UNREADABLE_ANSWER, "the upstream's answer could not be "
                         + "translated to this protocol; request " + call.requestId(), Outcome.FAILURE);
                 return;
             }
             effects.delivered(call, candidate, trace, bridged ? null : ResponseIds.of(call.family(), answer),
                     (int) ((System.nanoTime() - trace.startNanos) / 1_000_000), answer.costMicros(), clock.instant());
-            answer(trace, sink, result.status(), bridged ? Bridging.headers(result.headers())
+            answers.answer(trace, sink, result.status(), bridged ? Bridging.headers(result.headers())
                     : HeaderPolicy.toClient(result.headers()), body, Outcome.SUCCESS);
             return;
         }
-        List<Header> headers = new ArrayList<>(HeaderPolicy.toClient(result.headers()));
-        headers.add(new Header("x-accel-buffering", "no"));
-        sink.begin(result.status(), headers);
-        trace.status = result.status();
-        journalStart(trace); // D-5: a stream cut by the process dying is logged with its account and status
-        ResponseIds.Sniffer sniffer = new ResponseIds.Sniffer(sink, call.family());
-        StreamBridge bridge = bridged ? Bridging.stream(call, asked.protocol(), asked.tools(), clock.instant())
-                : null;
-        StreamRelay.Result relayed = bridged
-                ? new BridgedStreamRelay(result.mask(), asked.protocol(), bridge).relay(result.openStream(),
-                        result.body(), sniffer)
-                : new StreamRelay(result.mask(), asked.protocol()).relay(result.openStream(), result.body(), sniffer);
-        Instant ended = clock.instant();
-        trace.usage = relayed.usage();
-        trace.usageMissing = !relayed.usageSeen(); // P-7': the cost of this stream could not be known
-        trace.ttftMs = (int) ((relayed.firstWriteNanos() - trace.startNanos) / 1_000_000);
-        if (relayed.clientGone()) {
-            effects.cancelled(call, candidate, trace);
-            finish(trace, Outcome.CANCELLED, null);
-            return;
-        }
-        if (relayed.truncated() || relayed.upstreamFailure()) {
-            // P-6: after the first chunk nothing can be switched; record the truncation, never retry
-            Failure failure = FailureClassifier.truncatedStream(result.status(), candidate.modelKey());
-            markLastAttempt(trace, failure); // E: the attempt says why it failed
-            effects.cut(call, candidate, failure, trace, ended);
-            finish(trace, Outcome.FAILURE, BrokenStreamEnding.CODE);
-            // F-4': one terminal in the client's protocol — the bridge's translated error event when it wrote one
-            endBroken(call, sniffer, bridge == null || !bridge.endWritten());
-            return;
-        }
-        effects.delivered(call, candidate, trace, sniffer.responseId(), trace.ttftMs, relayed.costMicros(), ended);
-        finish(trace, Outcome.SUCCESS, null);
-    }
-
-    /** The delivered attempt of a stream that broke after its first frame carries the failure's kind and scope. */
-    private static void markLastAttempt(Trace trace, Failure failure) {
-        int last = trace.attempts.size() - 1;
-        AttemptRecord delivered = trace.attempts.get(last);
-        trace.attempts.set(last, new AttemptRecord(delivered.accountId(), delivered.status(), failure.kind().wire(),
-                failure.scope().wire(), delivered.durationMs(), delivered.action(), delivered.bridgedFrom(),
-                delivered.bridgedTo()));
-    }
-
-    /**
-     * F-4': the client learns the stream broke the way its protocol says so — an error / response.failed
-     * frame (Messages, Responses) — and then, like every client, from a body aborted without its
-     * terminating chunk (no [DONE] for Chat and Completions). The abort comes after the flushed frame,
-     * so an SDK meets the frame first; one that yields response.failed as an ordinary event (openai-node)
-     * still raises on the broken body, as it does when the upstream itself cuts.
-     */
-    private void endBroken(ClientCall call, ResponseIds.Sniffer sink, boolean withFrame) {
-        byte[] frame = withFrame ? BrokenStreamEnding.frame(call.family(), call.requestId(), sink.responseId()) : null;
-        try {
-            if (frame != null) {
-                sink.write(frame, 0, frame.length);
-                sink.flush();
-            }
-            sink.abort();
-        } catch (ResponseSink.ClientGoneException e) {
-            // the client left as well: there is no one left to tell
-        } catch (RuntimeException e) {
-            log.warn("request {}: could not end the broken stream visibly", call.requestId(), e);
-        }
+        streams.relay(call, candidate, asked, result, trace, sink);
     }
 
     /** The decision that put this answer on this account: first pick, a same-account retry, or a switch. */
@@ -560,45 +418,5 @@ public final class Forwarder {
     private static AttemptRecord failed(Account account, Failure failure, long durationMs, AttemptAction action) {
         return new AttemptRecord(account.id(), failure.status(), failure.kind().wire(), failure.scope().wire(),
                 durationMs, action.wire());
-    }
-
-    private void answerError(Trace trace, ResponseSink sink, int status, String code, String message,
-            Outcome outcome) {
-        answerError(trace, sink, status, code, null, message, outcome);
-    }
-
-    /** {@code type}: the envelope's error.type (P-8'), or null for the family's default. */
-    private void answerError(Trace trace, ResponseSink sink, int status, String code, String type, String message,
-            Outcome outcome) {
-        EndpointFamily.Protocol protocol = trace.family == null ? EndpointFamily.Protocol.OPENAI
-                : trace.family.protocol();
-        trace.errorCode = code;
-        List<Header> headers = new ArrayList<>(trace.extraHeaders);
-        headers.add(new Header("content-type", "application/json"));
-        answer(trace, sink, status, headers, DetourErrorBody.of(protocol, code, type, message), outcome);
-    }
-
-    private void answer(Trace trace, ResponseSink sink, int status, List<Header> headers, byte[] body,
-            Outcome outcome) {
-        trace.status = status;
-        sink.begin(status, headers);
-        try {
-            sink.writeWhole(body);
-            finish(trace, outcome, trace.errorCode);
-        } catch (ResponseSink.ClientGoneException e) {
-            finish(trace, Outcome.CANCELLED, trace.errorCode);
-        }
-    }
-
-    private void journalStart(Trace trace) {
-        events.started(trace.toEvent(Outcome.FAILURE, RequestEvent.INTERRUPTED, 0));
-    }
-
-    private void finish(Trace trace, Outcome outcome, String errorCode) {
-        if (trace.finished) {
-            return;
-        }
-        trace.finished = true;
-        events.emit(trace.toEvent(outcome, errorCode, (int) ((System.nanoTime() - trace.startNanos) / 1_000_000)));
     }
 }

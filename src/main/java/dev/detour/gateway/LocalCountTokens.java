@@ -6,6 +6,8 @@ import dev.detour.bridge.TokenEstimate;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.selection.Candidate;
+import dev.detour.gateway.port.ClientCall;
+import dev.detour.gateway.port.Header;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

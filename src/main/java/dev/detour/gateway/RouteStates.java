@@ -9,6 +9,10 @@ import dev.detour.core.selection.ModelCatalog;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.ReasonCode;
 import dev.detour.core.selection.Rejection;
+import dev.detour.gateway.admission.SmartKeyFacts;
+import dev.detour.gateway.live.Leases;
+import dev.detour.gateway.live.PoolSnapshot;
+import dev.detour.gateway.port.KeyEntry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,11 +66,11 @@ public final class RouteStates {
     }
 
     private final Router router;
-    private final SmartKeys smart;
+    private final SmartKeyFacts smart;
     private final Leases leases;
     private final Checking checking;
 
-    public RouteStates(Router router, SmartKeys smart, Leases leases, Checking checking) {
+    public RouteStates(Router router, SmartKeyFacts smart, Leases leases, Checking checking) {
         this.router = router;
         this.smart = smart;
         this.leases = leases;

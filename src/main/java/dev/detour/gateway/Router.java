@@ -10,9 +10,16 @@ import dev.detour.core.selection.RandomSource;
 import dev.detour.core.selection.RankingInputs;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.core.selection.SelectionRequest;
+import dev.detour.gateway.admission.SmartKeyFacts;
+import dev.detour.gateway.live.LoadDistribution;
+import dev.detour.gateway.live.PoolSnapshot;
+import dev.detour.gateway.port.ClientCall;
+import dev.detour.gateway.port.KeyEntry;
+import dev.detour.gateway.port.RequestPeek;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -41,7 +48,8 @@ public final class Router {
     /** P-10: the code of a state-bound request whose account cannot take it (502). */
     public static final String STATE_BOUND_UNAVAILABLE = "route_pool.state_bound_unavailable";
 
-    private static final RandomSource THREAD_RANDOM = new RandomSource() {
+    /** Selection's randomness on the request path: the calling thread's generator (no shared lock). */
+    public static final RandomSource THREAD_RANDOM = new RandomSource() {
         @Override
         public long nextLong(long bound) {
             return ThreadLocalRandom.current().nextLong(bound);
@@ -55,31 +63,23 @@ public final class Router {
 
     private final SelectionPipeline pipeline;
     private final RandomSource random;
-    private final SmartKeys smart;
-    private final LoadState load;
+    private final SmartKeyFacts smart;
+    private final LoadDistribution load;
 
-    public Router(SelectionPipeline pipeline, RandomSource random) {
-        this(pipeline, random, SmartKeys.none(), null);
-    }
-
-    public Router(SelectionPipeline pipeline, RandomSource random, SmartKeys smart) {
-        this(pipeline, random, smart, null);
-    }
-
-    public Router(SelectionPipeline pipeline, RandomSource random, LoadState load) {
-        this(pipeline, random, SmartKeys.none(), load);
-    }
-
-    public Router(SelectionPipeline pipeline, RandomSource random, SmartKeys smart, LoadState load) {
-        this.pipeline = pipeline;
-        this.random = random == null ? THREAD_RANDOM : random;
-        this.smart = smart;
-        this.load = load;
+    /**
+     * Every collaborator is required: a router without smart-key facts gets {@link SmartKeyFacts#none()}, one on
+     * a single instance a {@link LoadDistribution} that was never told of others (its share is the whole limit).
+     */
+    public Router(SelectionPipeline pipeline, RandomSource random, SmartKeyFacts smart, LoadDistribution load) {
+        this.pipeline = Objects.requireNonNull(pipeline);
+        this.random = Objects.requireNonNull(random);
+        this.smart = Objects.requireNonNull(smart);
+        this.load = Objects.requireNonNull(load);
     }
 
     /** S-5: how many requests this instance may have in flight at an account with {@code maxInFlight}. */
     public int capacityShare(int maxInFlight) {
-        return load == null ? maxInFlight : load.capacityShare(maxInFlight);
+        return load.capacityShare(maxInFlight);
     }
 
     public Decision decide(PoolSnapshot.View view, ClientCall call, Instant now) {
@@ -124,18 +124,12 @@ public final class Router {
      * (last pick per account, cost ledger) and the account this key + session is bound to.
      */
     private SelectionRequest withLoadInputs(SelectionRequest request, ClientCall call, Instant now) {
-        if (load == null) {
-            return request;
-        }
         Long sticky = load.bindings().lookup(call.key().id(), call.peek().sessionId(), call.peek().model(), now);
         return withSiteSettings(request).withStickyAccount(sticky);
     }
 
     /** The site's selection settings (ceilings, latency samples) and the live load inputs; a preview uses them too. */
     private SelectionRequest withSiteSettings(SelectionRequest request) {
-        if (load == null) {
-            return request;
-        }
         // the smart-key inputs (prices, route stats) and the load inputs (picks, cost ledger) together
         RankingInputs live = load.rankingInputs();
         RankingInputs inputs = request.inputs().withLastPickedAt(live.lastPickedAt()).withCostLedger(live.costLedger());
@@ -145,7 +139,7 @@ public final class Router {
     /** S-6: a bound account that is not among the planned candidates is unbound; the request falls through. */
     private void unbindIfIneligible(SelectionRequest request, Plan plan, ClientCall call, Instant now) {
         Long sticky = request.stickyAccountId();
-        if (load == null || sticky == null || plan.hasCandidate(sticky)) {
+        if (sticky == null || plan.hasCandidate(sticky)) {
             return;
         }
         load.bindings().unbind(call.key().id(), call.peek().sessionId(), call.peek().model(), sticky, now);

@@ -1,9 +1,12 @@
 package dev.detour.gateway;
 
 import dev.detour.core.account.EndpointFamily;
-import dev.detour.gateway.RequestEvent.AttemptRecord;
-import dev.detour.gateway.RequestEvent.Outcome;
-import dev.detour.gateway.RequestEvent.RejectionRecord;
+import dev.detour.gateway.live.LoadDistribution;
+import dev.detour.gateway.port.Header;
+import dev.detour.gateway.port.RequestEvent;
+import dev.detour.gateway.port.RequestEvent.AttemptRecord;
+import dev.detour.gateway.port.RequestEvent.Outcome;
+import dev.detour.gateway.port.RequestEvent.RejectionRecord;
 import dev.detour.core.selection.PoolAnswer;
 import dev.detour.core.usage.TokenUsage;
 import java.time.Instant;
@@ -24,7 +27,7 @@ final class Trace {
     final List<RejectionRecord> rejections = new ArrayList<>(0);
     final List<Header> extraHeaders = new ArrayList<>(0);
     /** S-9: the failed accounts of this request, for the group halt decision at its end. */
-    final List<LoadState.Failed> failed = new ArrayList<>(0);
+    final List<LoadDistribution.Failed> failed = new ArrayList<>(0);
     /** P-8': each failed account's verdict and recovery time, for the client-facing status. */
     final List<PoolAnswer.FailedAttempt> failedAttempts = new ArrayList<>(0);
     String modelKey;

@@ -9,6 +9,10 @@ import dev.detour.bridge.NativeHistory;
 import dev.detour.bridge.ToolNames;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
+import dev.detour.gateway.port.ClientCall;
+import dev.detour.gateway.port.UpstreamRequest;
+import dev.detour.gateway.wire.BodyRewriter;
+import dev.detour.gateway.wire.HeaderPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 

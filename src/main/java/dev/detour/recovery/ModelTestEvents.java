@@ -2,9 +2,9 @@ package dev.detour.recovery;
 
 import dev.detour.core.account.Account;
 import dev.detour.core.usage.TokenUsage;
-import dev.detour.gateway.RequestEvent;
-import dev.detour.gateway.RequestEvent.AttemptRecord;
-import dev.detour.gateway.RequestEvent.Outcome;
+import dev.detour.gateway.port.RequestEvent;
+import dev.detour.gateway.port.RequestEvent.AttemptRecord;
+import dev.detour.gateway.port.RequestEvent.Outcome;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.detour.recovery;
 
-import dev.detour.gateway.PoolStore.StateChange;
+import dev.detour.gateway.port.PoolStore.StateChange;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.adapter.db.MyBatisRequestEvents;
+import dev.detour.admin.port.LoggedRequest;
+import dev.detour.admin.port.RequestFilter;
 import dev.detour.core.ValidationException;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;

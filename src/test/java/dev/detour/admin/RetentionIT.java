@@ -6,6 +6,7 @@ import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.adapter.db.MyBatisRequestEvents;
 import dev.detour.adapter.db.MyBatisTransactions;
+import dev.detour.admin.port.SettingValues;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
 import java.time.Clock;

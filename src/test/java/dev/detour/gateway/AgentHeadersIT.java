@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.detour.fake.FakeUpstream;
 import dev.detour.fake.RecordedRequest;
 import dev.detour.fake.Reply;
+import dev.detour.gateway.wire.KeyHashes;
 import dev.detour.testkit.TwoUpstreamsCase;
 import java.net.URI;
 import java.net.http.HttpRequest;

@@ -14,6 +14,21 @@ import dev.detour.core.failure.TransportErrorType;
 import dev.detour.core.keys.KeyPolicy;
 import dev.detour.core.selection.SeededRandom;
 import dev.detour.core.selection.SelectionPipeline;
+import dev.detour.gateway.admission.SmartKeyFacts;
+import dev.detour.gateway.live.DatabaseHealth;
+import dev.detour.gateway.live.Leases;
+import dev.detour.gateway.live.LoadDistribution;
+import dev.detour.gateway.live.PoolSnapshot;
+import dev.detour.gateway.live.StateRecorder;
+import dev.detour.gateway.live.StateWrites;
+import dev.detour.gateway.live.WaitQueue;
+import dev.detour.gateway.port.ClientCall;
+import dev.detour.gateway.port.EventSink;
+import dev.detour.gateway.port.Header;
+import dev.detour.gateway.port.KeyEntry;
+import dev.detour.gateway.port.RequestEvent;
+import dev.detour.gateway.port.ResponseSink;
+import dev.detour.gateway.port.StateJournal;
 import dev.detour.testkit.AccountMother;
 import dev.detour.testkit.InMemoryLoadStore;
 import dev.detour.testkit.InMemoryPoolStore;
@@ -32,7 +47,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The attempt loop (P-3) driven end to end through the real Forwarder, Router, StateRecorder and
- * LoadState, with the upstream and the stores in memory: no database, no sockets. Each test is one
+ * LoadDistribution, with the upstream and the stores in memory: no database, no sockets. Each test is one
  * client request and checks its answer, its one event and what the pool remembers.
  */
 class AttemptLoopTest {
@@ -68,9 +83,9 @@ class AttemptLoopTest {
         PoolSnapshot snapshot = new PoolSnapshot(store);
         health = new DatabaseHealth(clock);
         writes = new StateWrites(health, snapshot, StateJournal.NONE);
-        LoadState load = new LoadState(snapshot, new InMemoryLoadStore());
+        LoadDistribution load = new LoadDistribution(snapshot, new InMemoryLoadStore());
         load.deferWritesTo(writes);
-        Router router = new Router(new SelectionPipeline(), new SeededRandom(1), SmartKeys.none(), load);
+        Router router = new Router(new SelectionPipeline(), new SeededRandom(1), SmartKeyFacts.none(), load);
         EventSink sink = new EventSink() {
             @Override
             public void emit(RequestEvent event) {
@@ -82,7 +97,7 @@ class AttemptLoopTest {
             }
         };
         forwarder = new Forwarder(snapshot, router, upstream, new StateRecorder(store, snapshot, writes), leases,
-                sink, snapshot::apiKey, pauses::add, clock, SmartKeys.none(), load, WaitQueue.none(leases, clock));
+                sink, snapshot::apiKey, pauses::add, clock, SmartKeyFacts.none(), load, WaitQueue.none(leases, clock));
     }
 
     private static Account account(long id, String baseUrl, int priority, FailurePolicy policy) {

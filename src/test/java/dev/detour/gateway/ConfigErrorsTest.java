@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.detour.core.account.Account;
 import dev.detour.core.keys.KeyPolicy;
+import dev.detour.gateway.live.PoolSnapshot;
+import dev.detour.gateway.port.KeyEntry;
 import dev.detour.testkit.AccountMother;
 import java.util.List;
 import java.util.Map;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.detour.gateway.admission.SmartKeyFacts;
 import dev.detour.testkit.Gateway;
 import dev.detour.fake.Reply;
 import dev.detour.testkit.TwoUpstreamsCase;
@@ -64,7 +65,7 @@ class StateBoundUnknownIT extends TwoUpstreamsCase {
         assertEquals(200, gw.post("/v1/responses", "{\"model\":\"m\",\"input\":\"hi\"}").statusCode());
         assertEquals(Long.valueOf(idA), gw.app.smartKeys().boundAccount("resp_old", gw.clock.instant()));
 
-        gw.clock.advance(SmartKeys.BINDING_TTL.plus(Duration.ofMinutes(1)));
+        gw.clock.advance(SmartKeyFacts.BINDING_TTL.plus(Duration.ofMinutes(1)));
         a.handler(req -> Reply.openAiError(500, "boom", "server_error"));
         HttpResponse<String> r = gw.post("/v1/responses",
                 "{\"model\":\"m\",\"input\":\"more\",\"previous_response_id\":\"resp_old\"}");

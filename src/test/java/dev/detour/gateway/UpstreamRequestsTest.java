@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
+import dev.detour.gateway.port.ClientCall;
+import dev.detour.gateway.port.RequestPeek;
+import dev.detour.gateway.port.UpstreamRequest;
 import dev.detour.testkit.AccountMother;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package dev.detour.testkit;
 
 import dev.detour.core.selection.GroupView;
-import dev.detour.gateway.LoadStore;
-import dev.detour.gateway.SessionBinding;
+import dev.detour.gateway.port.LoadStore;
+import dev.detour.gateway.port.SessionBinding;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;

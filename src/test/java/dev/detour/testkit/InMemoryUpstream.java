@@ -2,11 +2,11 @@ package dev.detour.testkit;
 
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
-import dev.detour.gateway.Header;
-import dev.detour.gateway.UpstreamClient;
-import dev.detour.gateway.UpstreamRequest;
-import dev.detour.gateway.UpstreamResponse;
-import dev.detour.gateway.UpstreamTransportException;
+import dev.detour.gateway.port.Header;
+import dev.detour.gateway.port.UpstreamClient;
+import dev.detour.gateway.port.UpstreamRequest;
+import dev.detour.gateway.port.UpstreamResponse;
+import dev.detour.gateway.port.UpstreamTransportException;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

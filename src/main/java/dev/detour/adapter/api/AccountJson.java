@@ -1,7 +1,7 @@
 package dev.detour.adapter.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.admin.AccountPatch;
+import dev.detour.admin.port.AccountPatch;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.Protocols;
 import dev.detour.core.ValidationException;

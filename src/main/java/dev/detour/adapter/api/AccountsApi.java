@@ -3,9 +3,9 @@ package dev.detour.adapter.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.admin.AccountAdmin;
-import dev.detour.admin.AccountStateView;
+import dev.detour.admin.board.AccountStateView;
 import dev.detour.admin.ModelAdmin;
-import dev.detour.admin.StoredAccount;
+import dev.detour.admin.port.StoredAccount;
 import java.util.List;
 
 /** {@code /admin/api/accounts} and {@code /admin/api/accounts/{id}}: config + hint + computed state. */

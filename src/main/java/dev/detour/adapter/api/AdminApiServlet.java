@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.adapter.proxy.ClientAddress;
 import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.admin.AccountAdmin;
-import dev.detour.admin.AccountStateView;
+import dev.detour.admin.board.AccountStateView;
 import dev.detour.admin.AuditLog;
 import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.RecoveryAdmin;
@@ -87,7 +87,7 @@ public final class AdminApiServlet extends HttpServlet {
     }
 
     /** Serves {@code /admin/api/instances} from the instance registry (G-2). */
-    public AdminApiServlet withInstances(dev.detour.gateway.InstanceRegistry registry) {
+    public AdminApiServlet withInstances(dev.detour.gateway.live.InstanceRegistry registry) {
         this.instances = new InstancesApi(registry);
         return this;
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.admin.AuditEntry;
+import dev.detour.admin.port.AuditEntry;
 import dev.detour.admin.AuditLog;
 import dev.detour.core.ValidationException;
 

@@ -2,7 +2,7 @@ package dev.detour.adapter.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.detour.admin.AccountGroup;
+import dev.detour.admin.port.AccountGroup;
 import dev.detour.admin.GroupAdmin;
 
 /** {@code /admin/api/groups} and {@code /admin/api/groups/{id}}. */

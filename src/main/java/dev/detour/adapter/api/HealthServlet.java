@@ -1,6 +1,6 @@
 package dev.detour.adapter.api;
 
-import dev.detour.gateway.DatabaseHealth;
+import dev.detour.gateway.live.DatabaseHealth;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

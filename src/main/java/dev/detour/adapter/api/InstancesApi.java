@@ -3,7 +3,7 @@ package dev.detour.adapter.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.cluster.RegisteredInstance;
-import dev.detour.gateway.InstanceRegistry;
+import dev.detour.gateway.live.InstanceRegistry;
 import java.time.Instant;
 
 /** {@code GET /admin/api/instances}: the instance registry (G-2), oldest first, live as this instance sees it now. */

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.account.Account;
 import dev.detour.core.cooldown.RateLimitLedger;
 import dev.detour.core.selection.GroupView;
-import dev.detour.gateway.PoolSnapshot;
+import dev.detour.gateway.live.PoolSnapshot;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

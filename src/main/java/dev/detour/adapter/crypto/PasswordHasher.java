@@ -1,6 +1,6 @@
 package dev.detour.adapter.crypto;
 
-import dev.detour.admin.PasswordCheck;
+import dev.detour.admin.port.PasswordCheck;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;

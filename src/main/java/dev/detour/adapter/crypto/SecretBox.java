@@ -1,6 +1,6 @@
 package dev.detour.adapter.crypto;
 
-import dev.detour.admin.SecretSealer;
+import dev.detour.admin.port.SecretSealer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;

@@ -1,10 +1,10 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.AccountConfig;
+import dev.detour.admin.port.AccountConfig;
 import dev.detour.admin.AccountRules;
 import dev.detour.admin.GroupRules;
-import dev.detour.admin.SecretSealer;
-import dev.detour.admin.StoredAccount;
+import dev.detour.admin.port.SecretSealer;
+import dev.detour.admin.port.StoredAccount;
 import dev.detour.core.StoredText;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.Account;

@@ -1,6 +1,6 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.AuditEntry;
+import dev.detour.admin.port.AuditEntry;
 import java.util.List;
 
 /** SQL in AuditMapper.xml. */

@@ -1,7 +1,7 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.AccountPatch;
-import dev.detour.admin.StoredAccount;
+import dev.detour.admin.port.AccountPatch;
+import dev.detour.admin.port.StoredAccount;
 
 /**
  * D-4: an update of a {@code config_error} account repairs exactly the unreadable fields it sends.

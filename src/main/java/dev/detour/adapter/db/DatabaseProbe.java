@@ -1,6 +1,6 @@
 package dev.detour.adapter.db;
 
-import dev.detour.gateway.DatabaseHealth;
+import dev.detour.gateway.live.DatabaseHealth;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.Executors;

@@ -2,9 +2,9 @@ package dev.detour.adapter.db;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.detour.gateway.RequestEvent;
-import dev.detour.gateway.RequestEvent.AttemptRecord;
-import dev.detour.gateway.RequestEvent.RejectionRecord;
+import dev.detour.gateway.port.RequestEvent;
+import dev.detour.gateway.port.RequestEvent.AttemptRecord;
+import dev.detour.gateway.port.RequestEvent.RejectionRecord;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.LoggedRequest;
+import dev.detour.admin.port.LoggedRequest;
 import java.util.List;
 import org.apache.ibatis.annotations.Param;
 

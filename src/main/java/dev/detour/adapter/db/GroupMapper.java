@@ -1,6 +1,6 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.AccountGroup;
+import dev.detour.admin.port.AccountGroup;
 import java.util.List;
 
 /** SQL in GroupMapper.xml. */

@@ -1,6 +1,6 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.DetourKey;
+import dev.detour.admin.port.DetourKey;
 import java.time.Instant;
 import java.util.List;
 import org.apache.ibatis.annotations.Param;

@@ -1,6 +1,6 @@
 package dev.detour.adapter.db;
 
-import dev.detour.gateway.SessionBinding;
+import dev.detour.gateway.port.SessionBinding;
 import java.time.Instant;
 import org.apache.ibatis.annotations.Param;
 

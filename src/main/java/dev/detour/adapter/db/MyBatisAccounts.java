@@ -1,10 +1,10 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.AccountConfig;
-import dev.detour.admin.AccountPatch;
-import dev.detour.admin.Accounts;
-import dev.detour.admin.SecretSealer;
-import dev.detour.admin.StoredAccount;
+import dev.detour.admin.port.AccountConfig;
+import dev.detour.admin.port.AccountPatch;
+import dev.detour.admin.port.Accounts;
+import dev.detour.admin.port.SecretSealer;
+import dev.detour.admin.port.StoredAccount;
 import java.time.Instant;
 import java.util.List;
 

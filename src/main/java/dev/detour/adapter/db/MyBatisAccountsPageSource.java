@@ -1,7 +1,7 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.AccountListItem;
-import dev.detour.admin.AccountsPageSource;
+import dev.detour.admin.port.AccountListItem;
+import dev.detour.admin.port.AccountsPageSource;
 import java.util.List;
 
 /** The accounts page straight from the accounts table (read-only), until the live pool snapshot serves it. */

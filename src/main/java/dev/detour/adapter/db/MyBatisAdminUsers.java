@@ -1,6 +1,6 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.AdminUsers;
+import dev.detour.admin.port.AdminUsers;
 import java.time.Instant;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.DetourKey;
-import dev.detour.admin.DetourKeys;
+import dev.detour.admin.port.DetourKey;
+import dev.detour.admin.port.DetourKeys;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.EventNames;
+import dev.detour.admin.port.EventNames;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

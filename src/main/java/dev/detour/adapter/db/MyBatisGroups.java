@@ -1,7 +1,7 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.AccountGroup;
-import dev.detour.admin.Groups;
+import dev.detour.admin.port.AccountGroup;
+import dev.detour.admin.port.Groups;
 import java.util.List;
 
 /** {@link Groups} in {@code groups_}, inside the caller's session. */

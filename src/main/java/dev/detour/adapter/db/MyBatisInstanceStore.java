@@ -1,7 +1,7 @@
 package dev.detour.adapter.db;
 
 import dev.detour.core.cluster.RegisteredInstance;
-import dev.detour.gateway.InstanceStore;
+import dev.detour.gateway.port.InstanceStore;
 import java.time.Instant;
 import java.util.List;
 

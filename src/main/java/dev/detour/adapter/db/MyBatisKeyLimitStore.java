@@ -1,7 +1,7 @@
 package dev.detour.adapter.db;
 
 import dev.detour.core.keys.LimitKind;
-import dev.detour.gateway.KeyLimitStore;
+import dev.detour.gateway.port.KeyLimitStore;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

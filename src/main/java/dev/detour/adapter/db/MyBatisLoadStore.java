@@ -1,8 +1,8 @@
 package dev.detour.adapter.db;
 
 import dev.detour.core.selection.GroupView;
-import dev.detour.gateway.LoadStore;
-import dev.detour.gateway.SessionBinding;
+import dev.detour.gateway.port.LoadStore;
+import dev.detour.gateway.port.SessionBinding;
 import java.time.Instant;
 
 /** {@link LoadStore} on MariaDB. A halt write bumps the pool revision so other instances reload (O-4). */

@@ -1,6 +1,6 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.ModelStates;
+import dev.detour.admin.port.ModelStates;
 import dev.detour.core.account.ModelState;
 import dev.detour.core.cooldown.RowChange;
 import java.util.List;

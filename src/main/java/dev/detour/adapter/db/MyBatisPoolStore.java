@@ -1,8 +1,8 @@
 package dev.detour.adapter.db;
 
 import dev.detour.adapter.crypto.SecretBox;
-import dev.detour.admin.AccountGroup;
-import dev.detour.admin.DetourKey;
+import dev.detour.admin.port.AccountGroup;
+import dev.detour.admin.port.DetourKey;
 import dev.detour.admin.KeyPolicies;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.ModelState;
@@ -14,8 +14,8 @@ import dev.detour.core.cooldown.SuccessTransition;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.keys.KeyPolicy;
 import dev.detour.core.selection.GroupView;
-import dev.detour.gateway.KeyEntry;
-import dev.detour.gateway.PoolStore;
+import dev.detour.gateway.port.KeyEntry;
+import dev.detour.gateway.port.PoolStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -6,7 +6,7 @@ import dev.detour.core.account.ModelState;
 import dev.detour.core.account.RecoveryRule;
 import dev.detour.core.cluster.LeaderTerm;
 import dev.detour.core.cooldown.RecoveryOps;
-import dev.detour.gateway.PoolStore.StateChange;
+import dev.detour.gateway.port.PoolStore.StateChange;
 import dev.detour.recovery.RecoveryCandidate;
 import dev.detour.recovery.RecoveryStore;
 import java.time.Instant;

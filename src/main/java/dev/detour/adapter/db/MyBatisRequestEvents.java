@@ -1,8 +1,8 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.LoggedRequest;
-import dev.detour.admin.RequestEvents;
-import dev.detour.admin.RequestFilter;
+import dev.detour.admin.port.LoggedRequest;
+import dev.detour.admin.port.RequestEvents;
+import dev.detour.admin.port.RequestFilter;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.RequestStats;
+import dev.detour.admin.port.RequestStats;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.BlockRuleEntry;
-import dev.detour.admin.PriceEntry;
-import dev.detour.admin.SmartRules;
+import dev.detour.admin.port.BlockRuleEntry;
+import dev.detour.admin.port.PriceEntry;
+import dev.detour.admin.port.SmartRules;
 import java.util.List;
 
 /** {@link SmartRules} in {@code model_prices} and {@code block_rules}, inside the caller's session. */

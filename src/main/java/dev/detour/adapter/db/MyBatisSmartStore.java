@@ -1,11 +1,11 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.BlockRuleEntry;
+import dev.detour.admin.port.BlockRuleEntry;
 import dev.detour.core.selection.BlockRule;
 import dev.detour.core.selection.BlockScope;
 import dev.detour.core.selection.ModelPrice;
-import dev.detour.gateway.DatabaseErrors;
-import dev.detour.gateway.SmartStore;
+import dev.detour.gateway.live.DatabaseErrors;
+import dev.detour.gateway.port.SmartStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

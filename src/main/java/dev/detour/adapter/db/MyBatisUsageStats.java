@@ -1,6 +1,6 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.UsageStats;
+import dev.detour.admin.port.UsageStats;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.EventNames;
+import dev.detour.admin.port.EventNames;
 import java.util.List;
 
 /** U-7: ids to names for the request log and dashboard (archived accounts included). SQL in NameMapper.xml. */

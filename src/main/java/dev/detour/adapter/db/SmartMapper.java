@@ -1,7 +1,7 @@
 package dev.detour.adapter.db;
 
-import dev.detour.admin.BlockRuleEntry;
-import dev.detour.admin.PriceEntry;
+import dev.detour.admin.port.BlockRuleEntry;
+import dev.detour.admin.port.PriceEntry;
 import java.time.Instant;
 import java.util.List;
 import org.apache.ibatis.annotations.Param;

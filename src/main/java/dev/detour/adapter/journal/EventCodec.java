@@ -1,10 +1,10 @@
 package dev.detour.adapter.journal;
 
 import dev.detour.core.usage.TokenUsage;
-import dev.detour.gateway.RequestEvent;
-import dev.detour.gateway.RequestEvent.AttemptRecord;
-import dev.detour.gateway.RequestEvent.Outcome;
-import dev.detour.gateway.RequestEvent.RejectionRecord;
+import dev.detour.gateway.port.RequestEvent;
+import dev.detour.gateway.port.RequestEvent.AttemptRecord;
+import dev.detour.gateway.port.RequestEvent.Outcome;
+import dev.detour.gateway.port.RequestEvent.RejectionRecord;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

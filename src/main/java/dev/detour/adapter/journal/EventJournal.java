@@ -1,6 +1,6 @@
 package dev.detour.adapter.journal;
 
-import dev.detour.gateway.RequestEvent;
+import dev.detour.gateway.port.RequestEvent;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;

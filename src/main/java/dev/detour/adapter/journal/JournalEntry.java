@@ -1,6 +1,6 @@
 package dev.detour.adapter.journal;
 
-import dev.detour.gateway.RequestEvent;
+import dev.detour.gateway.port.RequestEvent;
 
 /**
  * One journal record. {@code STARTED} (D-5) holds the event to log if the process dies before the

@@ -1,6 +1,6 @@
 package dev.detour.adapter.metrics;
 
-import dev.detour.gateway.RequestEvent;
+import dev.detour.gateway.port.RequestEvent;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,7 +1,7 @@
 package dev.detour.adapter.metrics;
 
-import dev.detour.gateway.EventSink;
-import dev.detour.gateway.RequestEvent;
+import dev.detour.gateway.port.EventSink;
+import dev.detour.gateway.port.RequestEvent;
 import java.time.Instant;
 
 /** Decorates the event sink the Forwarder writes to: counts each event, then passes it on unchanged. */

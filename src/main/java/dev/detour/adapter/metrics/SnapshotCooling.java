@@ -2,7 +2,7 @@ package dev.detour.adapter.metrics;
 
 import dev.detour.core.account.Account;
 import dev.detour.core.account.ModelState;
-import dev.detour.gateway.PoolSnapshot;
+import dev.detour.gateway.live.PoolSnapshot;
 import java.time.Instant;
 
 /** The cooling gauges read from the in-memory pool (no database round trip on scrape). */

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.detour.core.selection.SessionIds;
-import dev.detour.gateway.RequestPeek;
+import dev.detour.gateway.port.RequestPeek;
 import java.io.IOException;
 
 /**
@@ -35,7 +35,7 @@ public final class JsonPeeker {
                 throw new InvalidJsonException("trailing data after the JSON object");
             }
             return new RequestPeek(f.model, f.modelStart, f.modelEnd, f.stream, f.previousResponseId,
-                    f.conversation, f.store, f.background, f.sessionId());
+                    f.conversation, f.store, f.background, f.sessionId(), f.includeUsage);
         } catch (InvalidJsonException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
@@ -64,6 +64,7 @@ public final class JsonPeeker {
             case "previous_response_id" -> f.previousResponseId = text(p, value);
             case "conversation" -> f.conversation = conversation(p, value);
             case "metadata" -> readMetadata(p, value, f);
+            case "stream_options" -> f.includeUsage = includeUsage(p, value);
             case "conversation_id" -> f.topConversationId = text(p, value);
             case "conversationId" -> f.topConversationIdCamel = text(p, value);
             case "prompt_cache_key" -> f.promptCacheKey = text(p, value);
@@ -87,6 +88,28 @@ public final class JsonPeeker {
                 default -> p.skipChildren();
             }
         }
+    }
+
+    /**
+     * {@code stream_options.include_usage}, read as a JSON tree's {@code asBoolean(false)} reads it: true, the
+     * text "true", or a non-zero whole number.
+     */
+    private static boolean includeUsage(JsonParser p, JsonToken value) throws IOException {
+        if (value != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return false;
+        }
+        boolean include = false;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            if ("include_usage".equals(name)) {
+                include = v == JsonToken.VALUE_TRUE || v == JsonToken.VALUE_STRING && "true".equals(p.getText().trim())
+                        || v == JsonToken.VALUE_NUMBER_INT && p.getBigIntegerValue().signum() != 0;
+            }
+            p.skipChildren();
+        }
+        return include;
     }
 
     /** {@code conversation} is a string id or an object with an {@code id}. */
@@ -135,6 +158,7 @@ public final class JsonPeeker {
         boolean stream;
         boolean store;
         boolean background;
+        boolean includeUsage;
         String previousResponseId;
         String conversation;
         String metaConversationId;

@@ -1,7 +1,7 @@
 package dev.detour.adapter.proxy;
 
-import dev.detour.gateway.Header;
-import dev.detour.gateway.ResponseSink;
+import dev.detour.gateway.port.Header;
+import dev.detour.gateway.port.ResponseSink;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.ServletResponseWrapper;

@@ -1,6 +1,6 @@
 package dev.detour.adapter.security;
 
-import dev.detour.admin.SignInThrottle;
+import dev.detour.admin.port.SignInThrottle;
 import dev.detour.core.security.FailureDelays;
 import dev.detour.core.security.FailureDelays.Failures;
 import java.net.InetAddress;

@@ -2,12 +2,12 @@ package dev.detour.adapter.upstream;
 
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
-import dev.detour.gateway.Header;
-import dev.detour.gateway.HeaderPolicy;
-import dev.detour.gateway.RequestSecrets;
-import dev.detour.gateway.UpstreamRequest;
-import dev.detour.gateway.UpstreamResponse;
-import dev.detour.gateway.UpstreamTransportException;
+import dev.detour.gateway.port.Header;
+import dev.detour.gateway.wire.HeaderPolicy;
+import dev.detour.gateway.wire.RequestSecrets;
+import dev.detour.gateway.port.UpstreamRequest;
+import dev.detour.gateway.port.UpstreamResponse;
+import dev.detour.gateway.port.UpstreamTransportException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

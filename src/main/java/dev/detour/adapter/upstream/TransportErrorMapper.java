@@ -3,7 +3,7 @@ package dev.detour.adapter.upstream;
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
 import dev.detour.core.secret.SecretMask;
-import dev.detour.gateway.UpstreamTransportException;
+import dev.detour.gateway.port.UpstreamTransportException;
 import java.io.EOFException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;

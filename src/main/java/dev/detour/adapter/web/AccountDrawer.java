@@ -2,7 +2,7 @@ package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
 import dev.detour.admin.ModelTestAction;
-import dev.detour.admin.StoredAccount;
+import dev.detour.admin.port.StoredAccount;
 import dev.detour.core.account.ModelMapping;
 import dev.detour.core.account.Platform;
 import jakarta.servlet.http.HttpServletRequest;

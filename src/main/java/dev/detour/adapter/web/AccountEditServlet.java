@@ -1,11 +1,11 @@
 package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
-import dev.detour.admin.AccountPatch;
+import dev.detour.admin.port.AccountPatch;
 import dev.detour.admin.ConflictException;
 import dev.detour.admin.ModelTestAction;
 import dev.detour.admin.NotFoundException;
-import dev.detour.admin.StoredAccount;
+import dev.detour.admin.port.StoredAccount;
 import dev.detour.core.ValidationException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;

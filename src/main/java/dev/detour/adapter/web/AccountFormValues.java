@@ -1,10 +1,10 @@
 package dev.detour.adapter.web;
 
-import dev.detour.admin.AccountConfig;
+import dev.detour.admin.port.AccountConfig;
 import dev.detour.core.account.AnthropicBetaPolicy;
 import dev.detour.core.account.BackoffPolicy;
 import dev.detour.core.account.BreakerPolicy;
-import dev.detour.admin.StoredAccount;
+import dev.detour.admin.port.StoredAccount;
 import dev.detour.core.account.FailurePolicy;
 import dev.detour.core.account.ModelMapping;
 import dev.detour.core.account.RecoveryRule;

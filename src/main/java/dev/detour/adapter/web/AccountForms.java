@@ -1,6 +1,6 @@
 package dev.detour.adapter.web;
 
-import dev.detour.admin.AccountPatch;
+import dev.detour.admin.port.AccountPatch;
 import dev.detour.core.ValidationException;
 import dev.detour.core.account.AnthropicBetaPolicy;
 import dev.detour.core.account.BackoffPolicy;

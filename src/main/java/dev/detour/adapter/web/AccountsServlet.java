@@ -1,9 +1,9 @@
 package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
-import dev.detour.admin.AccountBoard;
-import dev.detour.admin.AccountCard;
-import dev.detour.admin.BoardFilter;
+import dev.detour.admin.board.AccountBoard;
+import dev.detour.admin.board.AccountCard;
+import dev.detour.admin.board.BoardFilter;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

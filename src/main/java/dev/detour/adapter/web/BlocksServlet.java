@@ -3,7 +3,7 @@ package dev.detour.adapter.web;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.BlockAdmin;
 import dev.detour.admin.BlockDraft;
-import dev.detour.gateway.PoolSnapshot;
+import dev.detour.gateway.live.PoolSnapshot;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 

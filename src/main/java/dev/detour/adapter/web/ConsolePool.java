@@ -1,7 +1,7 @@
 package dev.detour.adapter.web;
 
 import dev.detour.admin.AccountAdmin;
-import dev.detour.admin.AccountBoard;
+import dev.detour.admin.board.AccountBoard;
 import dev.detour.admin.GroupAdmin;
 import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.ModelAdmin;

@@ -5,6 +5,8 @@ import dev.detour.gateway.DatabaseHealth;
 import dev.detour.gateway.StateWrites;
 import dev.detour.server.TakesUploads;
 import jakarta.servlet.MultipartConfigElement;
+import dev.detour.gateway.live.DatabaseHealth;
+import dev.detour.gateway.live.StateWrites;
 import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;

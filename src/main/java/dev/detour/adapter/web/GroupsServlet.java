@@ -1,7 +1,7 @@
 package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
-import dev.detour.admin.AccountGroup;
+import dev.detour.admin.port.AccountGroup;
 import dev.detour.admin.ConflictException;
 import dev.detour.admin.GroupPatch;
 import dev.detour.admin.GroupRules;

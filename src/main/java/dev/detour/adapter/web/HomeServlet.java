@@ -1,11 +1,11 @@
 package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
-import dev.detour.admin.AccountListItem;
-import dev.detour.admin.AccountsPageSource;
-import dev.detour.admin.Breakdowns;
-import dev.detour.admin.Dashboard;
-import dev.detour.admin.UsageStats;
+import dev.detour.admin.port.AccountListItem;
+import dev.detour.admin.port.AccountsPageSource;
+import dev.detour.admin.usage.Breakdowns;
+import dev.detour.admin.usage.Dashboard;
+import dev.detour.admin.port.UsageStats;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

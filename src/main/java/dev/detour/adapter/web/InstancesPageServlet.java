@@ -2,7 +2,7 @@ package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
 import dev.detour.core.cluster.RegisteredInstance;
-import dev.detour.gateway.InstanceRegistry;
+import dev.detour.gateway.live.InstanceRegistry;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

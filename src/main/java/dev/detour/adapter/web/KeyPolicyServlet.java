@@ -8,7 +8,7 @@ import dev.detour.adapter.view.View;
 import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.NotFoundException;
 import dev.detour.core.ValidationException;
-import dev.detour.gateway.PoolSnapshot;
+import dev.detour.gateway.live.PoolSnapshot;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

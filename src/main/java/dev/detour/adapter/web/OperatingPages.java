@@ -2,12 +2,11 @@ package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
 import dev.detour.admin.AuditLog;
-import dev.detour.admin.Breakdowns;
-import dev.detour.admin.Dashboard;
-import dev.detour.admin.EventNames;
+import dev.detour.admin.usage.Breakdowns;
+import dev.detour.admin.usage.Dashboard;
+import dev.detour.admin.port.EventNames;
 import dev.detour.admin.RequestLog;
 import dev.detour.admin.SiteSettings;
-import dev.detour.gateway.PoolSnapshot;
 import jakarta.servlet.http.HttpServlet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,7 +17,7 @@ import java.util.Set;
  * breakdowns (U-8), and the names the log shows (U-7).
  */
 public record OperatingPages(RequestLog requestLog, AuditLog audit, SiteSettings settings, Dashboard dashboard,
-        PoolSnapshot snapshot, Breakdowns breakdowns, EventNames.Source names) {
+        Breakdowns breakdowns, EventNames.Source names) {
     public static final Set<String> PATHS = Set.of("/requests", "/audit", "/settings");
 
     Map<String, HttpServlet> routes(ConsoleSessionAuth auth, View view) {

@@ -3,7 +3,7 @@ package dev.detour.adapter.web;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.PriceAdmin;
 import dev.detour.core.ValidationException;
-import dev.detour.gateway.PoolSnapshot;
+import dev.detour.gateway.live.PoolSnapshot;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
-import dev.detour.admin.SettingField;
+import dev.detour.admin.port.SettingField;
 import dev.detour.admin.SiteSettings;
 import dev.detour.core.ValidationException;
 import jakarta.servlet.http.HttpServlet;

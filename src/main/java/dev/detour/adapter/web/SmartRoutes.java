@@ -5,17 +5,17 @@ import dev.detour.adapter.security.AuthThrottle;
 import dev.detour.adapter.view.ConsoleNav;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.BlockAdmin;
-import dev.detour.admin.Breakdowns;
+import dev.detour.admin.usage.Breakdowns;
 import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.PriceAdmin;
 import dev.detour.admin.RequestLog;
 import dev.detour.gateway.Explanations;
 import dev.detour.gateway.Forwarder;
-import dev.detour.gateway.Leases;
-import dev.detour.gateway.PoolSnapshot;
+import dev.detour.gateway.live.Leases;
+import dev.detour.gateway.live.PoolSnapshot;
 import dev.detour.gateway.RouteStates;
 import dev.detour.gateway.Router;
-import dev.detour.gateway.SmartKeys;
+import dev.detour.gateway.admission.SmartKeyFacts;
 import dev.detour.recovery.RouteChecks;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
@@ -29,7 +29,7 @@ import java.util.Set;
  */
 public final class SmartRoutes {
     public record Deps(ConsoleSessionAuth auth, Forwarder forwarder, Router router, PoolSnapshot snapshot,
-            SmartKeys smart, Leases leases, KeyAdmin keys, PriceAdmin prices, BlockAdmin blocks,
+            SmartKeyFacts smart, Leases leases, KeyAdmin keys, PriceAdmin prices, BlockAdmin blocks,
             RequestLog requests, RouteChecks checks, Clock clock, ClientAddress clientAddress,
             AuthThrottle keyFailures, Breakdowns usage) {
     }

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.adapter.crypto.SecretBox;
 import dev.detour.adapter.api.Documents;
-import dev.detour.admin.StoredAccount;
+import dev.detour.admin.port.StoredAccount;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
 import dev.detour.core.account.BackoffPolicy;

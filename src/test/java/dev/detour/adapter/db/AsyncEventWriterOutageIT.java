@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.core.usage.TokenUsage;
-import dev.detour.gateway.RequestEvent;
+import dev.detour.gateway.port.RequestEvent;
 import dev.detour.testkit.DatabaseFaults;
 import dev.detour.testkit.Gateway;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import dev.detour.gateway.RequestEvent.AttemptRecord;
-import dev.detour.gateway.RequestEvent.RejectionRecord;
+import dev.detour.gateway.port.RequestEvent.AttemptRecord;
+import dev.detour.gateway.port.RequestEvent.RejectionRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

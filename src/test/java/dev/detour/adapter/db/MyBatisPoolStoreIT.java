@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import dev.detour.core.failure.AttemptFacts;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClassifier;
-import dev.detour.gateway.PoolStore.StateChange;
+import dev.detour.gateway.port.PoolStore.StateChange;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Rows;
 import java.time.Instant;

@@ -3,8 +3,8 @@ package dev.detour.adapter.db;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.detour.core.usage.TokenUsage;
-import dev.detour.gateway.RequestEvent;
-import dev.detour.gateway.RequestEvent.AttemptRecord;
+import dev.detour.gateway.port.RequestEvent;
+import dev.detour.gateway.port.RequestEvent.AttemptRecord;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
 import java.time.Instant;

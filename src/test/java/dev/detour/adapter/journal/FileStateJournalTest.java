@@ -7,7 +7,7 @@ import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClass;
 import dev.detour.core.failure.FailureKind;
 import dev.detour.core.failure.Scope;
-import dev.detour.gateway.PendingState;
+import dev.detour.gateway.port.PendingState;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

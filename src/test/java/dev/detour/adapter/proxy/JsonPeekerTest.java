@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.detour.gateway.BodyRewriter;
-import dev.detour.gateway.RequestPeek;
+import dev.detour.gateway.wire.BodyRewriter;
+import dev.detour.gateway.port.RequestPeek;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,5 +98,17 @@ class JsonPeekerTest {
     void invalidUtf8IsRejected() {
         byte[] body = {'{', '"', 'm', 'o', 'd', 'e', 'l', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'};
         assertThrows(InvalidJsonException.class, () -> JsonPeeker.peek(body));
+    }
+
+    @Test
+    void readsAChatClientsStreamUsageRequestAsAJsonTreeWouldAndNothingElse() {
+        assertTrue(peek("{\"stream_options\":{\"x\":[1,{\"include_usage\":false}],\"include_usage\":true},"
+                + "\"model\":\"m\"}").includeUsage());
+        assertTrue(peek("{\"stream_options\":{\"include_usage\":\"true\"}}").includeUsage());
+        assertTrue(peek("{\"stream_options\":{\"include_usage\":1}}").includeUsage());
+        assertFalse(peek("{\"stream_options\":{\"include_usage\":0}}").includeUsage());
+        assertFalse(peek("{\"stream_options\":true,\"include_usage\":true}").includeUsage());
+        assertFalse(peek("{\"messages\":[{\"stream_options\":{\"include_usage\":true}}]}").includeUsage());
+        assertEquals("m", peek("{\"stream_options\":{\"include_usage\":true},\"model\":\"m\"}").model());
     }
 }

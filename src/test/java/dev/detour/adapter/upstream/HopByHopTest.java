@@ -3,7 +3,7 @@ package dev.detour.adapter.upstream;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.detour.gateway.HeaderPolicy;
+import dev.detour.gateway.wire.HeaderPolicy;
 import org.junit.jupiter.api.Test;
 
 /** P-2: hop-by-hop header names, whatever their case; any proxy-* name counts too. */

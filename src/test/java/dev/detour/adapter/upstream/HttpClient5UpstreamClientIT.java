@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.core.failure.TransportErrorType;
-import dev.detour.gateway.Header;
-import dev.detour.gateway.HeaderPolicy;
-import dev.detour.gateway.UpstreamRequest;
-import dev.detour.gateway.UpstreamResponse;
-import dev.detour.gateway.UpstreamTransportException;
+import dev.detour.gateway.port.Header;
+import dev.detour.gateway.wire.HeaderPolicy;
+import dev.detour.gateway.port.UpstreamRequest;
+import dev.detour.gateway.port.UpstreamResponse;
+import dev.detour.gateway.port.UpstreamTransportException;
 import dev.detour.fake.Bodies;
 import dev.detour.fake.FakeUpstream;
 import dev.detour.fake.Reply;

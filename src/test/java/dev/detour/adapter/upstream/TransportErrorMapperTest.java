@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
-import dev.detour.gateway.Header;
-import dev.detour.gateway.RequestSecrets;
-import dev.detour.gateway.UpstreamRequest;
-import dev.detour.gateway.UpstreamTransportException;
+import dev.detour.gateway.port.Header;
+import dev.detour.gateway.wire.RequestSecrets;
+import dev.detour.gateway.port.UpstreamRequest;
+import dev.detour.gateway.port.UpstreamTransportException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;

@@ -1,8 +1,0 @@
-package dev.detour.admin;
-
-/** U-1: console passwords are stored only as slow salted hashes. */
-public interface PasswordCheck {
-    String hash(String password);
-
-    boolean verify(String password, String storedHash);
-}

@@ -1,5 +1,0 @@
-package dev.detour.gateway;
-
-/** One HTTP header line, name as sent/received (compare case-insensitively). */
-public record Header(String name, String value) {
-}

@@ -1,0 +1,232 @@
+package dev.detour.gateway.admission;
+
+import dev.detour.core.keys.KeyLimits;
+import dev.detour.core.keys.KeyUsage;
+import dev.detour.core.keys.LimitCheck;
+import dev.detour.core.keys.LimitKind;
+import dev.detour.core.keys.RollingCount;
+import dev.detour.gateway.port.KeyEntry;
+import dev.detour.gateway.port.KeyLimitStore;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * L-1 per-key limits on this instance: admits or refuses a request from memory (no database on the request
+ * path), counts requests, tokens and spend in their windows' buckets, holds each key's requests in flight,
+ * and once a second ({@link #sync}) adds what it counted to the shared table and reads every instance's
+ * totals back (L-4). Only keys with a limit are counted.
+ */
+public final class KeyLimiter {
+    /** {@link LimitKind#values()} copies its array on each call; {@link #used} runs for every answer. */
+    private static final LimitKind[] KINDS = LimitKind.values();
+    private final Clock clock;
+    private final Map<Long, Tally> tallies = new ConcurrentHashMap<>();
+    private volatile KeyLimitStore store = KeyLimitStore.NONE;
+    private volatile LongUnaryOperator share = n -> n;
+    private long syncs;
+
+    public KeyLimiter(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** L-4: the shared count and this instance's share of a number among the live instances (G-2). */
+    public void shareThrough(KeyLimitStore shared, LongUnaryOperator instanceShare) {
+        this.store = shared;
+        this.share = instanceShare;
+    }
+
+    /** A request's place under its key's limits: the verdict, and (admitted) its hold on the concurrency. */
+    public static final class Admission {
+        /** A key without limits: nothing counted, no headers. */
+        public static final Admission NONE = new Admission(null, null);
+        private final LimitCheck.Verdict verdict;
+        private final Tally held;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        private Admission(LimitCheck.Verdict verdict, Tally held) {
+            this.verdict = verdict;
+            this.held = held;
+        }
+
+        /** Null for a key without limits. */
+        public LimitCheck.Verdict verdict() {
+            return verdict;
+        }
+
+        public boolean refused() {
+            return verdict != null && !verdict.admitted();
+        }
+
+        /** Ends the request's hold on its key's concurrency; once, however often it is called. */
+        public void release() {
+            if (held != null && released.compareAndSet(false, true)) {
+                synchronized (held) {
+                    held.inFlight--;
+                }
+            }
+        }
+    }
+
+    /** L-1: admitted (counted as a request and in flight until {@link Admission#release}) or refused. */
+    public Admission admit(KeyEntry key) {
+        KeyLimits limits = key.policy().limits();
+        if (!limits.any()) {
+            return Admission.NONE;
+        }
+        Instant now = clock.instant();
+        Tally tally = tallies.computeIfAbsent(key.id(), id -> new Tally());
+        synchronized (tally) {
+            LimitCheck.Verdict verdict = LimitCheck.admit(limits, tally.usage(), share, now);
+            if (!verdict.admitted()) {
+                return new Admission(verdict, null);
+            }
+            tally.count(LimitKind.REQUESTS, now, 1);
+            tally.inFlight++;
+            return new Admission(verdict, tally);
+        }
+    }
+
+    /** L-1: a request's usage arrived: its input + output tokens and its cost count from now. */
+    public void used(long keyId, long tokens, long spendMicros) {
+        Tally tally = tallies.get(keyId);
+        if (tally == null) {
+            return; // a key without limits is not counted
+        }
+        Instant now = clock.instant();
+        synchronized (tally) {
+            tally.count(LimitKind.TOKENS, now, tokens);
+            for (LimitKind kind : KINDS) {
+                if (kind.counted() && kind != LimitKind.REQUESTS && kind != LimitKind.TOKENS) {
+                    tally.count(kind, now, spendMicros);
+                }
+            }
+        }
+    }
+
+    /** U-9: each of the key's limits, what is used and when the oldest count leaves (for /my). */
+    public List<LimitCheck.Headroom> headroom(KeyEntry key) {
+        Tally tally = tallies.get(key.id());
+        if (tally == null) {
+            return LimitCheck.headroom(key.policy().limits(), KeyUsage.NONE, share, clock.instant());
+        }
+        synchronized (tally) {
+            return LimitCheck.headroom(key.policy().limits(), tally.usage(), share, clock.instant());
+        }
+    }
+
+    /**
+     * L-4, once a second: adds this instance's new counts to the shared table, then takes every instance's
+     * totals as the known count. A failed write keeps the counts for the next sync; a failed read after a
+     * good write keeps them as known, so nothing is counted twice or lost from view.
+     */
+    public synchronized void sync() {
+        Instant now = clock.instant();
+        Map<Long, Map<LimitKind, Map<Long, Long>>> outgoing = new HashMap<>();
+        List<KeyLimitStore.Count> deltas = new ArrayList<>();
+        tallies.forEach((id, tally) -> {
+            synchronized (tally) {
+                Map<LimitKind, Map<Long, Long>> copy = copy(tally.pending);
+                outgoing.put(id, copy);
+                copy.forEach((kind, buckets) -> buckets.forEach((b, n) -> deltas.add(
+                        new KeyLimitStore.Count(id, kind, b, n))));
+            }
+        });
+        if (!deltas.isEmpty()) {
+            store.add(deltas);
+        }
+        List<KeyLimitStore.Count> totals;
+        try {
+            totals = store.all();
+        } catch (RuntimeException e) {
+            settle(outgoing, null);
+            throw e;
+        }
+        settle(outgoing, totals);
+        if (syncs++ % 60 == 0) { // left-over buckets go once a minute; reads ignore them meanwhile
+            for (LimitKind kind : LimitKind.values()) {
+                if (kind.counted()) {
+                    store.forgetBefore(kind, RollingCount.oldestLive(kind.window(), now));
+                }
+            }
+        }
+    }
+
+    /** The written counts leave the pending ones; the known counts become {@code totals} (null: add them instead). */
+    private void settle(Map<Long, Map<LimitKind, Map<Long, Long>>> written, List<KeyLimitStore.Count> totals) {
+        Map<Long, Map<LimitKind, Map<Long, Long>>> byKey = new HashMap<>();
+        if (totals != null) {
+            totals.forEach(c -> byKey.computeIfAbsent(c.keyId(), k -> new EnumMap<>(LimitKind.class))
+                    .computeIfAbsent(c.kind(), k -> new HashMap<>()).merge(c.bucket(), c.amount(), Long::sum));
+            byKey.keySet().forEach(id -> tallies.computeIfAbsent(id, k -> new Tally()));
+        }
+        tallies.forEach((id, tally) -> {
+            synchronized (tally) {
+                Map<LimitKind, Map<Long, Long>> sent = written.getOrDefault(id, Map.of());
+                sent.forEach((kind, buckets) -> buckets.forEach((b, n) -> {
+                    tally.pending.get(kind).computeIfPresent(b, (k, left) -> left == n ? null : left - n);
+                    if (totals == null) {
+                        tally.synced.computeIfAbsent(kind, k -> new HashMap<>()).merge(b, n, Long::sum);
+                    }
+                }));
+                if (totals != null) {
+                    tally.synced.clear();
+                    tally.synced.putAll(byKey.getOrDefault(id, Map.of()));
+                }
+            }
+        });
+    }
+
+    private static Map<LimitKind, Map<Long, Long>> copy(Map<LimitKind, Map<Long, Long>> counts) {
+        Map<LimitKind, Map<Long, Long>> out = new EnumMap<>(LimitKind.class);
+        counts.forEach((kind, buckets) -> {
+            if (!buckets.isEmpty()) {
+                out.put(kind, new HashMap<>(buckets));
+            }
+        });
+        return out;
+    }
+
+    /** One key's counts on this instance; guarded by its own monitor. */
+    private static final class Tally {
+        final Map<LimitKind, Map<Long, Long>> synced = new EnumMap<>(LimitKind.class);
+        final Map<LimitKind, Map<Long, Long>> pending = new EnumMap<>(LimitKind.class);
+        int inFlight;
+
+        Tally() {
+            for (LimitKind kind : LimitKind.values()) {
+                if (kind.counted()) {
+                    pending.put(kind, new HashMap<>());
+                }
+            }
+        }
+
+        KeyUsage usage() {
+            return new KeyUsage(synced, pending, inFlight);
+        }
+
+        void count(LimitKind kind, Instant now, long amount) {
+            if (amount <= 0) {
+                return;
+            }
+            Map<Long, Long> buckets = pending.get(kind);
+            long bucket = RollingCount.bucket(kind.window(), now);
+            if (buckets.merge(bucket, amount, Long::sum) == amount) {
+                // a new bucket: drop those that left the window (the map stays at most one window long)
+                long oldest = RollingCount.oldestLive(kind.window(), now);
+                buckets.keySet().removeIf(b -> b < oldest);
+                Map<Long, Long> known = synced.get(kind);
+                if (known != null) {
+                    known.keySet().removeIf(b -> b < oldest);
+                }
+            }
+        }
+    }
+}
