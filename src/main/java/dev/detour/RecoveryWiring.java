@@ -6,7 +6,7 @@ import dev.detour.adapter.db.MyBatisRecoveryStore;
 import dev.detour.admin.RecoveryAdmin;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
-import dev.detour.gateway.InstanceRegistry;
+import dev.detour.gateway.live.InstanceRegistry;
 import dev.detour.recovery.BatchTests;
 import dev.detour.recovery.LeaderLease;
 import dev.detour.recovery.ModelTester;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.core.ValidationException;
+import dev.detour.admin.port.AccountGroup;
+import dev.detour.admin.port.Changes;
 
 /**
  * W-2: a pool document names what this server knows by id (a block rule's account or group, a key policy's

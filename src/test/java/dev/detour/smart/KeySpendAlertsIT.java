@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.gateway.KeyEntry;
-import dev.detour.gateway.KeyHashes;
+import dev.detour.gateway.port.KeyEntry;
+import dev.detour.gateway.wire.KeyHashes;
 import dev.detour.testkit.AlertReceiver;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.OneUpstreamCase;

@@ -1,12 +1,10 @@
 package dev.detour.adapter.web;
 
 import dev.detour.adapter.view.View;
-import dev.detour.gateway.DatabaseHealth;
-import dev.detour.gateway.StateWrites;
-import dev.detour.server.TakesUploads;
-import jakarta.servlet.MultipartConfigElement;
 import dev.detour.gateway.live.DatabaseHealth;
 import dev.detour.gateway.live.StateWrites;
+import dev.detour.server.TakesUploads;
+import jakarta.servlet.MultipartConfigElement;
 import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
