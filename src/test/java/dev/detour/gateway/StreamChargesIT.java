@@ -83,6 +83,9 @@ class StreamChargesIT extends OneUpstreamCase {
 
         completed(secret);
         cancelledAfterUsage(secret);
+        // Detour learns of the close only when a later write fails: let that event land before the next stream
+        // starts, so the three events are listed in the order the cases ran
+        gw.events(2);
         upstream.enqueue(Reply.sseThenCut(List.of(Bodies.chatRoleChunk(), USAGE, Bodies.chatChunk("cut here"))));
         try (RawHttpClient client = RawHttpClient.post(gw.app.port(), secret, STREAM)) {
             client.readToEnd();
