@@ -4,7 +4,6 @@ import dev.detour.adapter.api.AdminApiServlet;
 import dev.detour.adapter.api.AdminAuthenticator;
 import dev.detour.adapter.api.BearerTokenAuthenticator;
 import dev.detour.adapter.api.PoolApi;
-import dev.detour.alerts.AlertChannels;
 import dev.detour.adapter.crypto.AdminToken;
 import dev.detour.adapter.metrics.MetricsServlet;
 import dev.detour.adapter.web.ConsoleSessionAuth;
@@ -28,9 +27,9 @@ final class AdminApiWiring {
     }
 
     /** W-2: export and import, for the admin API and the console's page. */
-    static PoolApi pool(AdminWiring admins, AlertChannels channels, SiteSettings settings, Clock clock) {
+    static PoolApi pool(AdminWiring admins, AlertsWiring alerts, SiteSettings settings, Clock clock) {
         return new PoolApi(new PoolApi.Sources(admins.groups(), admins.accounts(), admins.repository(), settings,
-                admins.prices(), admins.blocks(), admins.keys(), channels),
+                admins.prices(), admins.blocks(), admins.keys(), alerts.channels(), alerts::channelsIn),
                 new PoolTransfer(admins.transactions(), admins.repository(), admins.sealer(), admins.audit(), settings,
                         clock), clock);
     }

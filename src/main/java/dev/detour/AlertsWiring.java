@@ -5,6 +5,7 @@ import dev.detour.adapter.crypto.Secrets;
 import dev.detour.adapter.db.AlertOutbox;
 import dev.detour.adapter.db.Database;
 import dev.detour.adapter.db.MyBatisAlertStore;
+import dev.detour.admin.port.Changes;
 import dev.detour.alerts.AlertChannels;
 import dev.detour.alerts.AlertDispatcher;
 import dev.detour.alerts.AlertTicker;
@@ -13,7 +14,12 @@ import dev.detour.alerts.TargetCheck;
 import java.time.Clock;
 
 /** W-1 alerts: the pool watch, the dispatcher and its delivery log, the channel use cases, on one thread. */
-record AlertsWiring(AlertChannels channels, AlertTicker ticker) {
+record AlertsWiring(AlertChannels channels, AlertTicker ticker, MyBatisAlertStore store) {
+
+    /** W-2: the channel use cases on an admin unit of work, so an import writes its channels in its transaction. */
+    AlertChannels channelsIn(Changes unitOfWork) {
+        return channels.on(store.joining(unitOfWork));
+    }
 
     static AlertsWiring create(Database database, Secrets secrets, GatewayWiring gateway, RecoveryWiring recovery,
             Clock clock, boolean privateTargets) {
@@ -32,6 +38,6 @@ record AlertsWiring(AlertChannels channels, AlertTicker ticker) {
                 "Alert deliveries kept in memory because the database did not take them (W-1, D-1).",
                 dispatcher::unwritten);
         return new AlertsWiring(new AlertChannels(store, dispatcher, clock, targets),
-                new AlertTicker(watch, dispatcher, clock));
+                new AlertTicker(watch, dispatcher, clock), store);
     }
 }

@@ -122,7 +122,7 @@ public final class App implements AutoCloseable {
         routes.put("/metrics", AdminApiWiring.metrics(config, gateway, adminToken, clock));
         routes.putAll(ConsoleRoutes.recovery(consoleAuth, recovery.admin()));
         routes.putAll(ConsoleRoutes.instances(consoleAuth, gateway.load().registry()));
-        dev.detour.adapter.api.PoolApi pool = AdminApiWiring.pool(admins, alerts.channels(), settings, clock); // W-2
+        dev.detour.adapter.api.PoolApi pool = AdminApiWiring.pool(admins, alerts, settings, clock); // W-2
         routes.putAll(ConsoleRoutes.pool(consoleAuth, pool));
         Map<String, HttpServlet> console = ConsoleWiring.pages(consoleAuth, consoleUsers, database, gateway, admins,
                 recovery, settings, clock);

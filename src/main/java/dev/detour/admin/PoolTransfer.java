@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * W-2 import of a pool document, already read into the use cases' own inputs: every create and update goes
@@ -70,14 +71,21 @@ public final class PoolTransfer {
         this.clock = clock;
     }
 
-    /** Applies the plan (or, on a dry run, checks it and changes nothing); errors name the document's path. */
-    public void apply(String actor, Plan plan, boolean dryRun) {
-        if (plan.changesNothing()) {
+    /**
+     * Applies the plan (or, on a dry run, checks it and changes nothing); errors name the document's path.
+     * {@code alongside} (null: none): the document's writes of other use cases (W-1's alert channels), run on the
+     * same unit of work after the plan's, so the whole document commits or rolls back together.
+     */
+    public void apply(String actor, Plan plan, boolean dryRun, Consumer<Changes> alongside) {
+        if (plan.changesNothing() && alongside == null) {
             return; // idempotent: nothing to write, nothing to audit
         }
         try {
             transactions.inTransaction(c -> {
                 write(c, actor, plan);
+                if (alongside != null) {
+                    alongside.accept(c);
+                }
                 if (dryRun) {
                     throw new DryRun();
                 }
@@ -129,7 +137,8 @@ public final class PoolTransfer {
         }
     }
 
-    private static void at(Item<?> item, java.util.function.Supplier<?> work) {
+    /** Runs one object's write; a use case's refusal is pointed at the object's place in the document. */
+    public static void at(Item<?> item, java.util.function.Supplier<?> work) {
         try {
             work.get();
         } catch (ValidationException e) {

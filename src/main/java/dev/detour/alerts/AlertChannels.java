@@ -34,6 +34,11 @@ public final class AlertChannels {
         this.targets = targets;
     }
 
+    /** The same use cases on another store: W-2's import writes channels on its own unit of work. */
+    public AlertChannels on(AlertStore other) {
+        return new AlertChannels(other, dispatcher, clock, targets);
+    }
+
     public List<AlertChannel> list() {
         return store.channels();
     }

@@ -11,6 +11,7 @@ import dev.detour.testkit.TestApp;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * G-3: a key change, an account edit and a block rule made through one instance are honoured by another instance
  * on the same database at its next snapshot reload (the refresher's once-a-second revision read; the test calls
  * it): the change moves the pool revision, the reload brings it in. A response binding (P-10) made on one is
- * honoured on the other (read through on an id it does not know). Cooldowns and pauses across instances are
+ * honoured on the other (read through on an id it does not know). A group halt (S-9) made by traffic through one
+ * is honoured by the other: the halt is written with the pool revision, so the other's reload brings it in. Cooldowns and pauses across instances are
  * checked on the Galera cluster (CrossInstanceOnGaleraIT), runtime settings in SettingsAcrossInstancesIT.
  */
 class ChangesAcrossInstancesIT {
@@ -106,6 +108,47 @@ class ChangesAcrossInstancesIT {
         } finally {
             other.close();
         }
+    }
+
+    @Test
+    void aGroupHaltMadeThroughOneInstanceIsHonouredByTheOtherAfterItsNextReload() {
+        gw.enableGroupHalt();
+        second.snapshot().refreshIfChanged(); // the opt-in is a change like any other
+        up.enqueue(Reply.openAiError(429, "rate limit reached", "rate_limit_exceeded"));
+        assertEquals(429, fx.chat(key.path("key").asText(), "m").statusCode(),
+                "the group's only account rate limited through the first instance: S-9 halts the group");
+        gw.settled(); // the halt is written with the pool revision by the first instance's state writer
+        second.snapshot().refreshIfChanged();
+
+        HttpResponse<String> halted = chatOnSecond();
+        assertEquals(503, halted.statusCode(), halted.body());
+        assertEquals("route_pool.halted", SmartFixture.errorCode(halted));
+        assertEquals("30", halted.headers().firstValue("retry-after").orElseThrow(), "the halt's own 30 s");
+        assertEquals(2, up.requestCount(), "nothing reached the upstream through the second instance while halted");
+
+        gw.clock.advance(Duration.ofSeconds(31));
+        assertEquals(200, chatOnSecond().statusCode(), "the halt ends on the shared clock for the second too");
+    }
+
+    @Test
+    void aGroupHaltMadeThroughOneInstanceReachesTheOtherThroughItsOwnRefresherWithinItsOneSecondBeat() {
+        gw.enableGroupHalt();
+        Gateway.await(() -> second.snapshot().view().groups().values().stream().anyMatch(g -> g.haltPolicyOn()),
+                "the opt-in read by the second instance's refresher");
+        up.enqueue(Reply.openAiError(429, "rate limit reached", "rate_limit_exceeded"));
+        fx.chat(key.path("key").asText(), "m");
+        gw.settled();
+        long written = System.nanoTime();
+        // the real refresher thread, no manual reload: polled with the testkit's bound, the time printed, not asserted
+        Gateway.await(() -> second.snapshot().view().groups().values().stream()
+                .anyMatch(g -> g.haltedAt(gw.clock.instant())), "the halt seen by the second instance");
+        System.out.printf("G-3 group halt seen by the other instance %d ms after its write%n",
+                (System.nanoTime() - written) / 1_000_000);
+
+        HttpResponse<String> halted = chatOnSecond();
+        assertEquals(503, halted.statusCode(), halted.body());
+        assertEquals("route_pool.halted", SmartFixture.errorCode(halted));
+        assertEquals(2, up.requestCount(), "nothing reached the upstream through the second instance while halted");
     }
 
     private static String response(String id) {

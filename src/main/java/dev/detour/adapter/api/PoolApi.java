@@ -11,10 +11,13 @@ import dev.detour.admin.KeyAdmin;
 import dev.detour.admin.PoolTransfer;
 import dev.detour.admin.PriceAdmin;
 import dev.detour.admin.SiteSettings;
+import dev.detour.admin.port.Changes;
 import dev.detour.alerts.AlertChannels;
 import dev.detour.alerts.ChannelDraft;
 import dev.detour.core.ValidationException;
 import java.time.Clock;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * W-2 over JSON. {@code GET /export}: the pool without upstream keys; {@code POST /export}
@@ -24,9 +27,13 @@ import java.time.Clock;
  * is a dry run.
  */
 public final class PoolApi {
-    /** Where the document's objects are read and the alert channels written (their store audits each change). */
+    /**
+     * Where the document's objects are read; {@code channelsIn}: the alert channel use cases on the import's unit of
+     * work (their store seals and audits each change there).
+     */
     public record Sources(GroupAdmin groups, AccountAdmin accounts, AccountRepository upstreamKeys, SiteSettings settings,
-            PriceAdmin prices, BlockAdmin blocks, KeyAdmin keys, AlertChannels channels) {
+            PriceAdmin prices, BlockAdmin blocks, KeyAdmin keys, AlertChannels channels,
+            Function<Changes, AlertChannels> channelsIn) {
     }
 
     private final Sources sources;
@@ -87,19 +94,15 @@ public final class PoolApi {
     public ObjectNode importDocument(String actor, JsonNode document, String passphrase, boolean dryRun) {
         PoolDocument.Reading reading = PoolDocument.read(document, passphrase, pool(), sources.upstreamKeys()::apiKey,
                 sources.channels());
-        transfer.apply(actor, reading.plan(), dryRun);
-        if (!dryRun) {
-            // W-1's channel store seals and audits in its own transaction, so channels follow the pool's; each was
-            // checked while the document was read, so only a database failure stops one here (importing again
-            // completes it: what is already written is unchanged then)
-            for (PoolTransfer.Item<ChannelDraft> c : reading.channels()) {
-                if (c.existingId() == null) {
-                    sources.channels().create(actor, c.patch());
-                } else {
-                    sources.channels().update(actor, c.existingId(), c.patch());
-                }
+        // the channels are written in the pool's transaction: a document applies whole or not at all
+        List<PoolTransfer.Item<ChannelDraft>> channels = reading.channels();
+        transfer.apply(actor, reading.plan(), dryRun, channels.isEmpty() ? null : c -> {
+            AlertChannels joined = sources.channelsIn().apply(c);
+            for (PoolTransfer.Item<ChannelDraft> item : channels) {
+                PoolTransfer.at(item, () -> item.existingId() == null ? joined.create(actor, item.patch())
+                        : joined.update(actor, item.existingId(), item.patch()));
             }
-        }
+        });
         ObjectNode answer = Documents.JSON.createObjectNode().put("dry_run", dryRun);
         answer.set("counts", Documents.JSON.valueToTree(reading.plan().counts()));
         answer.set("changes", reading.changes());

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.admin.port.AuditEntry;
+import dev.detour.admin.port.Changes;
 import dev.detour.admin.port.SecretSealer;
 import dev.detour.alerts.AlertChannel;
 import dev.detour.alerts.AlertStore;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.ibatis.session.SqlSession;
 
@@ -33,26 +35,49 @@ public final class MyBatisAlertStore implements AlertStore {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, String>> STRINGS = new TypeReference<>() { };
     private final Database database;
+    /** The admin unit of work this store joined (W-2's import), or null: each call in its own transaction. */
+    private final SqlSession joined;
     private final SecretSealer sealer;
 
     public MyBatisAlertStore(Database database, SecretSealer sealer) {
+        this(database, null, sealer);
+    }
+
+    private MyBatisAlertStore(Database database, SqlSession joined, SecretSealer sealer) {
         this.database = database;
+        this.joined = joined;
         this.sealer = sealer;
+    }
+
+    /**
+     * W-2: this store on an admin unit of work ({@link MyBatisTransactions}): what it writes (channels and their
+     * audit rows) commits or rolls back with the rest of that transaction, and it reads what the work wrote so far.
+     */
+    public MyBatisAlertStore joining(Changes unitOfWork) {
+        return new MyBatisAlertStore(database, MyBatisTransactions.session(unitOfWork), sealer);
+    }
+
+    private <T> T inTransaction(Function<SqlSession, T> work) {
+        return joined != null ? work.apply(joined) : database.inTransaction(work);
+    }
+
+    private <T> T read(Function<SqlSession, T> work) {
+        return joined != null ? work.apply(joined) : database.read(work);
     }
 
     @Override
     public List<AlertChannel> channels() {
-        return database.read(s -> mapper(s).selectChannels()).stream().map(this::channel).toList();
+        return read(s -> mapper(s).selectChannels()).stream().map(this::channel).toList();
     }
 
     @Override
     public Optional<AlertChannel> channel(long id) {
-        return Optional.ofNullable(database.read(s -> mapper(s).selectChannel(id))).map(this::channel);
+        return Optional.ofNullable(read(s -> mapper(s).selectChannel(id))).map(this::channel);
     }
 
     @Override
     public AlertChannel create(AlertChannel channel, String actor, Instant now) {
-        return database.inTransaction(s -> {
+        return inTransaction(s -> {
             mapper(s).insertChannel(row(channel, 0, null, now));
             long id = mapper(s).lastInsertId();
             AlertChannel stored = withId(channel, id);
@@ -64,7 +89,7 @@ public final class MyBatisAlertStore implements AlertStore {
 
     @Override
     public AlertChannel update(AlertChannel before, AlertChannel after, String actor, Instant now) {
-        return database.inTransaction(s -> {
+        return inTransaction(s -> {
             mapper(s).updateChannel(row(after, after.id(), seal(after), now));
             audit(s, actor, "alert_channel.update", after.id(), document(before), document(after), now);
             return after;
@@ -73,7 +98,7 @@ public final class MyBatisAlertStore implements AlertStore {
 
     @Override
     public void delete(AlertChannel channel, String actor, Instant now) {
-        database.inTransaction(s -> {
+        inTransaction(s -> {
             mapper(s).deleteChannel(channel.id());
             audit(s, actor, "alert_channel.delete", channel.id(), document(channel), null, now);
             return null;
@@ -82,7 +107,7 @@ public final class MyBatisAlertStore implements AlertStore {
 
     @Override
     public long insertDelivery(Delivery d) {
-        return database.inTransaction(s -> {
+        return inTransaction(s -> {
             mapper(s).insertDelivery(row(d));
             return mapper(s).lastInsertId();
         });
@@ -90,24 +115,24 @@ public final class MyBatisAlertStore implements AlertStore {
 
     @Override
     public void updateDelivery(Delivery d) {
-        database.inTransaction(s -> mapper(s).updateDelivery(row(d)));
+        inTransaction(s -> mapper(s).updateDelivery(row(d)));
     }
 
     @Override
     public List<Delivery> dueDeliveries(Instant now, int limit) {
-        return database.read(s -> mapper(s).selectDueDeliveries(now, limit)).stream()
+        return read(s -> mapper(s).selectDueDeliveries(now, limit)).stream()
                 .map(MyBatisAlertStore::delivery).toList();
     }
 
     @Override
     public List<Delivery> deliveries(int offset, int limit) {
-        return database.read(s -> mapper(s).selectDeliveries(offset, limit)).stream()
+        return read(s -> mapper(s).selectDeliveries(offset, limit)).stream()
                 .map(MyBatisAlertStore::delivery).toList();
     }
 
     @Override
     public long deliveryCount() {
-        return database.read(s -> mapper(s).countDeliveries());
+        return read(s -> mapper(s).countDeliveries());
     }
 
     @Override
@@ -115,7 +140,7 @@ public final class MyBatisAlertStore implements AlertStore {
         if (alerts.isEmpty()) {
             return List.of();
         }
-        return database.inTransaction(s -> {
+        return inTransaction(s -> {
             List<Delivery> stored = new ArrayList<>();
             for (Alert alert : alerts) {
                 stored.addAll(fanOut(s, channels, alert, now));
@@ -126,11 +151,11 @@ public final class MyBatisAlertStore implements AlertStore {
 
     @Override
     public List<Delivery> fanOutRecorded(List<AlertChannel> channels, Instant now, int limit) {
-        List<Long> ids = database.read(s -> mapper(s).selectRecordedIds(limit));
+        List<Long> ids = read(s -> mapper(s).selectRecordedIds(limit));
         if (ids.isEmpty()) {
             return List.of();
         }
-        return database.inTransaction(s -> {
+        return inTransaction(s -> {
             List<Delivery> stored = new ArrayList<>();
             for (AlertOutboxRow row : mapper(s).selectRecordedForUpdate(ids)) { // gone: another instance took it
                 Alert alert = new Alert(AlertKind.fromWire(row.event()), row.object(), row.title(), row.body(),
@@ -165,7 +190,7 @@ public final class MyBatisAlertStore implements AlertStore {
 
     @Override
     public boolean claim(Delivery delivery, Instant until) {
-        return database.inTransaction(s -> mapper(s).claimDelivery(delivery.id(), delivery.nextRetryAt(), until)) == 1;
+        return inTransaction(s -> mapper(s).claimDelivery(delivery.id(), delivery.nextRetryAt(), until)) == 1;
     }
 
     private static AlertMapper mapper(SqlSession s) {

@@ -50,6 +50,14 @@ public final class MyBatisTransactions implements Transactions {
         return database.read(s -> work.apply(new SessionChanges(s, secrets)));
     }
 
+    /** The session of a unit of work this class opened, for a store that joins it (W-2: the import's channels). */
+    static SqlSession session(Changes unitOfWork) {
+        if (unitOfWork instanceof SessionChanges changes) {
+            return changes.session();
+        }
+        throw new IllegalArgumentException("not a unit of work of this database: " + unitOfWork.getClass());
+    }
+
     /** MariaDB 1062: a unique key raced past the use case's own check. */
     private static boolean isDuplicateKey(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {

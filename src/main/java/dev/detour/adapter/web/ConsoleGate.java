@@ -40,6 +40,11 @@ public final class ConsoleGate extends HttpServlet implements TakesUploads {
     }
 
     @Override
+    public void uploadRefused(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        ((TakesUploads) screen).uploadRefused(request, response);
+    }
+
+    @Override
     public void destroy() {
         screen.destroy();
     }
@@ -48,6 +53,9 @@ public final class ConsoleGate extends HttpServlet implements TakesUploads {
     protected void service(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
         if (auth.signedInUser(request).isEmpty()) {
             toSignIn(request, response);
+        } else if (screen instanceof TakesUploads takes && takes.uploads() != null
+                && TakesUploads.refusedUpload(request)) {
+            takes.uploadRefused(request, response); // its CSRF field is unreadable too: answered, nothing done
         } else if (ConsoleSessionAuth.isStateChanging(request) && !auth.csrfValid(request)) {
             forbidden(view, request, response, "error.csrf");
         } else {

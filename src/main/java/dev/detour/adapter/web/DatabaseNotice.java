@@ -41,6 +41,11 @@ public final class DatabaseNotice extends HttpServlet implements TakesUploads {
     }
 
     @Override
+    public void uploadRefused(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        ((TakesUploads) screen).uploadRefused(request, response);
+    }
+
+    @Override
     public void init(ServletConfig config) throws ServletException {
         super.init(config);
         screen.init(config);

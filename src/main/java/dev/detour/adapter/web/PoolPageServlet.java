@@ -85,6 +85,17 @@ public final class PoolPageServlet extends HttpServlet implements TakesUploads {
         return new MultipartConfigElement("", MAX_FILE, 2 * MAX_FILE, (int) (2 * MAX_FILE));
     }
 
+    /** W-2: a file over the 1 MiB cap (or a form over 2 MiB) is refused by the file field, nothing read or done. */
+    @Override
+    public void uploadRefused(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        response.setStatus(422);
+        Map<String, Object> model = new HashMap<>(Map.of("activeNav", "settings"));
+        model.put("errorField", "file");
+        model.put("errorKey", "pool.file.refused");
+        model.put("errorMessage", "validation.import.file");
+        view.render(request, response, "pool/index", model, null);
+    }
+
     /** The chosen .json file's text, or null when the form sent none (then the pasted text counts). */
     private static String uploaded(HttpServletRequest request) throws IOException {
         String type = request.getContentType();

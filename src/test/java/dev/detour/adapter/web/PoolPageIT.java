@@ -76,14 +76,10 @@ class PoolPageIT {
         gw.admin("POST", "/keys", "{\"name\":\"team-a\",\"rpm_limit\":30}");
         String document = gw.admin("GET", "/export", null).toString().replace("#ff0000", "#0000ff")
                 .replace("\"team-a\"", "\"team-elsewhere\"");
-        Path file = Files.createDirectories(Path.of("target", "pool-upload")).resolve("detour-pool.json");
-        Files.writeString(file, document);
+        Path file = upload("detour-pool.json", document);
         try (WebClient web = ConsolePages.browser(false)) {
             ConsolePages.signIn(web, gw.base());
-            HtmlPage page = web.getPage(gw.base() + "/pool");
-            HtmlFileInput input = page.getHtmlElementById("pool-file");
-            input.setFiles(file.toFile());
-            page = page.getHtmlElementById("pool-preview").click();
+            HtmlPage page = previewed(web, file);
             assertEquals(200, page.getWebResponse().getStatusCode(), page.asNormalizedText());
             assertEquals("update", page.getHtmlElementById("pool-groups-relays").getAttribute("data-action"));
             assertTrue(page.getHtmlElementById("pool-groups-relays").asNormalizedText().contains("color"));
@@ -96,5 +92,50 @@ class PoolPageIT {
             assertTrue(page.getHtmlElementById("pool-applied").isDisplayed());
             assertTrue(gw.admin("GET", "/groups", null).toString().contains("#0000ff"));
         }
+    }
+
+    @Test
+    void aFileOverTheOneMebibyteCapIsRefusedByTheFileFieldOnThePageAndByTheAdminApiAndChangesNothing()
+            throws Exception {
+        String document = gw.admin("GET", "/export", null).toString().replace("#ff0000", "#0000ff");
+        // a valid document padded past 1 MiB with whitespace: only its size is wrong
+        String oversize = document.substring(0, document.length() - 1) + " ".repeat(1024 * 1024 + 1) + "}";
+        Path file = upload("detour-pool-oversize.json", oversize);
+        try (WebClient web = ConsolePages.browser(false)) {
+            ConsolePages.signIn(web, gw.base());
+            HtmlPage page = previewed(web, file);
+            assertEquals(422, page.getWebResponse().getStatusCode(), page.asNormalizedText());
+            HtmlElement error = page.getHtmlElementById("pool-error");
+            assertTrue(error.asNormalizedText().startsWith("file"), error.asNormalizedText());
+            assertTrue(error.asNormalizedText().contains("at most 1 MiB"), error.asNormalizedText());
+            assertTrue(error.asXml().contains("validation.import.file"), error.asXml());
+
+            web.<HtmlPage>getPage(gw.base() + "/pool").getAnchorByText("中文").click();
+            page = previewed(web, file);
+            assertEquals(422, page.getWebResponse().getStatusCode());
+            assertTrue(page.getHtmlElementById("pool-error").asNormalizedText().contains("最大 1 MiB"),
+                    page.getHtmlElementById("pool-error").asNormalizedText());
+        }
+        var api = gw.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(gw.base()
+                + "/admin/api/import?dry_run=false")).header("Authorization", "Bearer "
+                + dev.detour.testkit.TestApp.ADMIN_TOKEN).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(oversize)).build());
+        assertEquals(413, api.statusCode(), api.body());
+        assertEquals("request.too_large", Gateway.read(api.body()).path("error").path("code").asText(), api.body());
+        assertTrue(gw.admin("GET", "/groups", null).toString().contains("#ff0000"), "nothing was imported");
+    }
+
+    private static Path upload(String name, String text) throws Exception {
+        Path file = Files.createDirectories(Path.of("target", "pool-upload")).resolve(name);
+        Files.writeString(file, text);
+        return file;
+    }
+
+    /** The /pool page after choosing {@code file} and asking for its preview. */
+    private HtmlPage previewed(WebClient web, Path file) throws Exception {
+        HtmlPage page = web.getPage(gw.base() + "/pool");
+        HtmlFileInput input = page.getHtmlElementById("pool-file");
+        input.setFiles(file.toFile());
+        return page.getHtmlElementById("pool-preview").click();
     }
 }
