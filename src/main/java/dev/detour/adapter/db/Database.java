@@ -168,21 +168,33 @@ public final class Database implements AutoCloseable {
         return dataSource;
     }
 
-    /** One unit of work, run again when it lost a conflict (G-4: deadlock, Galera certification failure). */
+    /**
+     * One unit of work, run again when it lost a conflict (G-4: deadlock, Galera certification failure).
+     * D-1: throws {@link dev.detour.gateway.port.DatabaseUnavailable} when the database did not answer.
+     */
     public <T> T inTransaction(Function<SqlSession, T> work) {
-        return TransactionRetry.run(() -> {
-            try (SqlSession session = sessions.openSession(false)) {
-                T result = work.apply(session);
-                session.commit();
-                return result;
-            }
-        });
+        try {
+            return TransactionRetry.run(() -> {
+                try (SqlSession session = sessions.openSession(false)) {
+                    T result = work.apply(session);
+                    session.commit();
+                    return result;
+                }
+            });
+        } catch (RuntimeException e) {
+            throw DatabaseErrors.translated(e);
+        }
     }
 
-    /** Auto-commit session for single statements and reads. */
+    /**
+     * Auto-commit session for single statements and reads.
+     * D-1: throws {@link dev.detour.gateway.port.DatabaseUnavailable} when the database did not answer.
+     */
     public <T> T read(Function<SqlSession, T> work) {
         try (SqlSession session = sessions.openSession(true)) {
             return work.apply(session);
+        } catch (RuntimeException e) {
+            throw DatabaseErrors.translated(e);
         }
     }
 

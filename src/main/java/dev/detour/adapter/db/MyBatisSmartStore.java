@@ -4,7 +4,6 @@ import dev.detour.admin.port.BlockRuleEntry;
 import dev.detour.core.selection.BlockRule;
 import dev.detour.core.selection.BlockScope;
 import dev.detour.core.selection.ModelPrice;
-import dev.detour.gateway.live.DatabaseErrors;
 import dev.detour.gateway.port.SmartStore;
 import java.time.Instant;
 import java.util.ArrayList;

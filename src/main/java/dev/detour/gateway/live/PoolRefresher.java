@@ -1,5 +1,6 @@
 package dev.detour.gateway.live;
 
+import dev.detour.gateway.port.DatabaseUnavailable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +27,7 @@ public final class PoolRefresher implements AutoCloseable {
                 snapshot.refreshIfChanged();
                 health.answered();
             } catch (RuntimeException e) {
-                if (DatabaseErrors.unavailable(e)) {
+                if (DatabaseUnavailable.isBehind(e)) {
                     health.failed(e);
                 } else {
                     log.warn("pool refresh failed, keeping the last snapshot: {}", e.toString());

@@ -1,5 +1,6 @@
 package dev.detour.gateway.live;
 
+import dev.detour.gateway.port.DatabaseUnavailable;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
@@ -64,7 +65,7 @@ public final class QuickReads implements AutoCloseable {
         } catch (TimeoutException e) {
             return fallback;
         } catch (ExecutionException e) {
-            if (DatabaseErrors.unavailable(e.getCause())) {
+            if (DatabaseUnavailable.isBehind(e.getCause())) {
                 health.failed(e.getCause());
                 return fallback;
             }

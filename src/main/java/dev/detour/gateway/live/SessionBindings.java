@@ -1,5 +1,6 @@
 package dev.detour.gateway.live;
 
+import dev.detour.gateway.port.DatabaseUnavailable;
 import dev.detour.gateway.port.LoadStore;
 import dev.detour.gateway.port.SessionBinding;
 import dev.detour.gateway.wire.KeyHashes;
@@ -148,7 +149,7 @@ public final class SessionBindings implements AutoCloseable {
             try {
                 work.run();
             } catch (RuntimeException e) {
-                if (!DatabaseErrors.unavailable(e)) { // D-1: an outage is logged once, by DatabaseHealth
+                if (!DatabaseUnavailable.isBehind(e)) { // D-1: an outage is logged once, by DatabaseHealth
                     log.warn("session binding write failed: {}", e.toString());
                 }
             }

@@ -1,5 +1,6 @@
 package dev.detour.gateway.live;
 
+import dev.detour.gateway.port.DatabaseUnavailable;
 import dev.detour.gateway.port.PendingState;
 import dev.detour.gateway.port.StateJournal;
 import java.util.ArrayDeque;
@@ -146,7 +147,7 @@ public final class StateWrites implements AutoCloseable {
                 removeHead(head);
                 written.incrementAndGet();
             } catch (RuntimeException e) {
-                if (DatabaseErrors.unavailable(e)) {
+                if (DatabaseUnavailable.isBehind(e)) {
                     health.failed(e);
                     pause();
                 } else if (++tries >= MAX_TRIES_WHILE_ANSWERING) {

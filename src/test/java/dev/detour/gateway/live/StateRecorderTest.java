@@ -12,6 +12,7 @@ import dev.detour.core.failure.AttemptFacts;
 import dev.detour.core.failure.Failure;
 import dev.detour.core.failure.FailureClassifier;
 import dev.detour.core.selection.ModelStateKey;
+import dev.detour.gateway.port.DatabaseUnavailable;
 import dev.detour.gateway.port.PoolStore;
 import dev.detour.gateway.port.StateJournal;
 import dev.detour.testkit.AccountMother;
@@ -182,7 +183,7 @@ class StateRecorderTest {
 
         private void refuseWhileDown() {
             if (down) {
-                throw new IllegalStateException(new SQLTransientConnectionException("detour-db - Connection is not"
+                throw new DatabaseUnavailable(new SQLTransientConnectionException("detour-db - Connection is not"
                         + " available, request timed out after 3000ms"));
             }
         }
@@ -190,7 +191,7 @@ class StateRecorderTest {
         private void loseTheAnswerOnce() {
             if (commitThenFail > 0) {
                 commitThenFail--;
-                throw new IllegalStateException(new SQLTransientConnectionException("(conn=12) Socket timeout"));
+                throw new DatabaseUnavailable(new SQLTransientConnectionException("(conn=12) Socket timeout"));
             }
         }
     }

@@ -1,5 +1,6 @@
-package dev.detour.gateway.live;
+package dev.detour.adapter.db;
 
+import dev.detour.gateway.port.DatabaseUnavailable;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -7,8 +8,11 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientException;
 
-/** D-1: tells "the database did not answer" (retry later) from "the database refused this" (a defect or a race). */
-public final class DatabaseErrors {
+/**
+ * D-1: tells "the database did not answer" (retry later) from "the database refused this" (a defect or a race),
+ * from the JDBC exception; the use cases get the first as a {@link DatabaseUnavailable} and never read JDBC.
+ */
+final class DatabaseErrors {
     private DatabaseErrors() {
     }
 
@@ -16,7 +20,7 @@ public final class DatabaseErrors {
      * True for a failed or timed-out connection, a pool that could hand out none in time, a socket
      * timeout, or a statement cut by max_statement_time (SQLSTATE class 08 / 70100).
      */
-    public static boolean unavailable(Throwable error) {
+    static boolean unavailable(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SQLTransientException || t instanceof SQLNonTransientConnectionException
                     || t instanceof SQLRecoverableException || t instanceof SQLTimeoutException
@@ -29,5 +33,11 @@ public final class DatabaseErrors {
             }
         }
         return false;
+    }
+
+    /** {@code failure} as the use cases see it: a {@link DatabaseUnavailable} when the database did not answer. */
+    static RuntimeException translated(RuntimeException failure) {
+        return failure instanceof DatabaseUnavailable || !unavailable(failure) ? failure
+                : new DatabaseUnavailable(failure);
     }
 }
