@@ -5,7 +5,6 @@ import dev.detour.core.account.EndpointFamily;
 import dev.detour.gateway.port.ClientCall;
 import dev.detour.gateway.port.RequestEvent.AttemptRecord;
 import dev.detour.gateway.port.UpstreamRequest;
-import dev.detour.gateway.port.RequestEvent;
 
 /**
  * What one account is sent: the request (translated when bridged), the protocol it is asked in (B-1) and the names

@@ -2,8 +2,6 @@ package dev.detour.gateway;
 
 import dev.detour.bridge.BridgeErrors;
 import dev.detour.bridge.BridgeRefusal;
-import dev.detour.bridge.StreamBridge;
-import dev.detour.bridge.ToolNames;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.Protocols;

@@ -10,7 +10,6 @@ import dev.detour.gateway.port.ClientCall;
 import dev.detour.gateway.port.RequestEvent.Outcome;
 import dev.detour.gateway.port.RequestEvent.RejectionRecord;
 import dev.detour.gateway.port.ResponseSink;
-import dev.detour.gateway.port.RequestEvent;
 
 /**
  * The answers of a request Detour does not send upstream: refused before routing (X-3, X-4), over its key's

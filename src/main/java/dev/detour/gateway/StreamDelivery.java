@@ -18,7 +18,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import dev.detour.gateway.port.RequestEvent;
 
 /**
  * A streamed answer whose first frame was fine (P-6): commit the client response, relay every frame (through the

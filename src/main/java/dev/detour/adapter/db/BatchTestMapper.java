@@ -1,6 +1,5 @@
 package dev.detour.adapter.db;
 
-import java.time.Instant;
 import java.util.List;
 import org.apache.ibatis.annotations.Param;
 

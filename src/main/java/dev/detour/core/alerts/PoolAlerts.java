@@ -3,7 +3,6 @@ package dev.detour.core.alerts;
 import dev.detour.core.alerts.PoolPicture.AccountMark;
 import dev.detour.core.alerts.PoolPicture.GroupMark;
 import dev.detour.core.alerts.PoolPicture.KeyMark;
-import dev.detour.core.alerts.PoolPicture.ModelMark;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,6 @@ package dev.detour.adapter.web;
 
 import static dev.detour.adapter.web.AccountsConsoleIT.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
