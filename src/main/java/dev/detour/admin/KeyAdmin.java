@@ -1,7 +1,6 @@
 package dev.detour.admin;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.admin.port.AccountGroup;
 import dev.detour.admin.port.Changes;
@@ -15,7 +14,6 @@ import dev.detour.gateway.wire.KeyHashes;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -50,13 +48,14 @@ public final class KeyAdmin {
         return NotFoundException.unlessMissing(transactions.read(c -> c.keys().byId(id)), "key", id);
     }
 
-    public CreatedKey create(String actor, JsonNode body) {
+    /** A new key from {@code patch}: the name is required; enabled unless sent otherwise. */
+    public CreatedKey create(String actor, KeyPatch patch) {
         String key = newKey();
         Instant now = clock.instant();
         return transactions.inTransaction(c -> {
-            ObjectNode policy = KeyPolicies.merge(null, body, groupIds(c.groups()));
-            DetourKey draft = new DetourKey(null, name(body.get("name"), null), text(body, "owner_label", null),
-                    KeyHashes.sha256Hex(key), hint(key), bool(body, "enabled", true), expiry(body, null),
+            ObjectNode policy = patch.policy().document(AdminJson.JSON.createObjectNode(), groupIds(c.groups()));
+            DetourKey draft = new DetourKey(null, name(patch, null), patch.ownerLabel().orElse(null),
+                    KeyHashes.sha256Hex(key), hint(key), patch.enabled().orElse(true), patch.expiresAt().orElse(null),
                     json(policy), 0, now, now, null);
             DetourKeys keys = c.keys();
             DetourKey created = keys.byId(keys.insert(draft));
@@ -65,14 +64,16 @@ public final class KeyAdmin {
         });
     }
 
-    public DetourKey update(String actor, long id, JsonNode body) {
+    /** {@code patch} over the stored key; the stored policy is checked with it (an invalid stored field refuses). */
+    public DetourKey update(String actor, long id, KeyPatch patch) {
         return transactions.inTransaction(c -> {
             DetourKeys keys = c.keys();
             DetourKey before = existing(keys, id);
-            ObjectNode policy = KeyPolicies.merge(KeyPolicies.storedDocument(before.policyJson()), body, groupIds(c.groups()));
-            DetourKey after = new DetourKey(id, name(body.get("name"), before.name()),
-                    text(body, "owner_label", before.ownerLabel()), before.keyHash(), before.keyHint(),
-                    bool(body, "enabled", before.enabled()), expiry(body, before.expiresAt()), json(policy),
+            ObjectNode policy = patch.policy().document(KeyPolicies.storedDocument(before.policyJson()),
+                    groupIds(c.groups()));
+            DetourKey after = new DetourKey(id, name(patch, before.name()), patch.ownerLabel().orElse(before.ownerLabel()),
+                    before.keyHash(), before.keyHint(), patch.enabled().orElse(before.enabled()),
+                    patch.expiresAt().orElse(before.expiresAt()), json(policy),
                     before.spentMicros(), before.createdAt(), clock.instant(), before.lastUsedAt());
             keys.update(after);
             DetourKey stored = keys.byId(id);
@@ -138,59 +139,12 @@ public final class KeyAdmin {
         return SecretMask.hint(key);
     }
 
-    private static String name(JsonNode node, String current) {
-        if (node == null) {
-            if (current != null) {
-                return current;
-            }
+    private static String name(KeyPatch patch, String current) {
+        String name = patch.name().orElse(current);
+        if (name == null) {
             throw new ValidationException("validation.name", "name", "name is required");
         }
-        String name = node.isTextual() ? node.asText().trim() : "";
-        if (name.isEmpty() || name.length() > 128) {
-            throw new ValidationException("validation.name", "name", "name must be 1–128 characters");
-        }
         return name;
-    }
-
-    private static String text(JsonNode body, String field, String current) {
-        JsonNode n = body.get(field);
-        if (n == null) {
-            return current;
-        }
-        if (n.isNull()) {
-            return null;
-        }
-        if (!n.isTextual() || n.asText().length() > 128) {
-            throw new ValidationException("validation." + field, field, field + " must be text of at most 128 characters");
-        }
-        return n.asText();
-    }
-
-    private static boolean bool(JsonNode body, String field, boolean current) {
-        JsonNode n = body.get(field);
-        if (n == null) {
-            return current;
-        }
-        if (!n.isBoolean()) {
-            throw new ValidationException("validation." + field, field, field + " must be true or false");
-        }
-        return n.asBoolean();
-    }
-
-    private static Instant expiry(JsonNode body, Instant current) {
-        JsonNode n = body.get("expires_at");
-        if (n == null) {
-            return current;
-        }
-        if (n.isNull()) {
-            return null;
-        }
-        try {
-            return Instant.parse(n.asText());
-        } catch (DateTimeParseException e) {
-            throw new ValidationException("validation.expires_at", "expires_at",
-                    "expires_at must be an ISO-8601 instant such as 2027-01-01T00:00:00Z");
-        }
     }
 
     private static String json(Object node) {

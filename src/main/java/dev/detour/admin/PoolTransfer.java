@@ -133,7 +133,8 @@ public final class PoolTransfer {
         }
         KeyAdmin keys = new KeyAdmin(joined, audit, clock);
         for (Item<ObjectNode> k : plan.keyPolicies()) {
-            at(k, () -> keys.update(actor, k.existingId(), ImportedNames.withGroupIds(c, k.patch())));
+            at(k, () -> keys.update(actor, k.existingId(),
+                    KeyPatch.parse(ImportedNames.withGroupIds(c, k.patch()))));
         }
     }
 

@@ -3,6 +3,7 @@ package dev.detour.demo;
 import dev.detour.admin.AccountAdmin;
 import dev.detour.admin.GroupAdmin;
 import dev.detour.admin.KeyAdmin;
+import dev.detour.admin.KeyPatch;
 import dev.detour.admin.port.StoredAccount;
 import dev.detour.config.ConfigException;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -77,6 +78,6 @@ final class DemoSeed {
         return keys.list().stream().filter(k -> DemoPool.KEY_NAME.equals(k.name())).findFirst()
                 .map(k -> keys.rotate(DemoPool.ACTOR, k.id()).key())
                 .orElseGet(() -> keys.create(DemoPool.ACTOR,
-                        JsonNodeFactory.instance.objectNode().put("name", DemoPool.KEY_NAME)).key());
+                        KeyPatch.parse(JsonNodeFactory.instance.objectNode().put("name", DemoPool.KEY_NAME))).key());
     }
 }

@@ -3,6 +3,7 @@ package dev.detour.adapter.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.admin.KeyAdmin;
+import dev.detour.admin.KeyPatch;
 
 /** {@code /admin/api/keys} and {@code /admin/api/keys/{id}}; POST returns the key, the only time it is shown. */
 final class KeysApi {
@@ -17,7 +18,7 @@ final class KeysApi {
             return switch (request.method()) {
                 case "GET" -> ApiResponse.ok(list());
                 case "POST" -> {
-                    KeyAdmin.CreatedKey created = keys.create(request.actor(), request.body().get());
+                    KeyAdmin.CreatedKey created = keys.create(request.actor(), KeyPatch.parse(request.body().get()));
                     yield ApiResponse.created(Documents.key(created.stored()).put("key", created.key()));
                 }
                 default -> throw ApiException.methodNotAllowed();
@@ -37,7 +38,8 @@ final class KeysApi {
         long id = request.id();
         return switch (request.method()) {
             case "GET" -> ApiResponse.ok(Documents.key(keys.get(id)));
-            case "PUT" -> ApiResponse.ok(Documents.key(keys.update(request.actor(), id, request.body().get())));
+            case "PUT" -> ApiResponse.ok(Documents.key(keys.update(request.actor(), id,
+                    KeyPatch.parse(request.body().get()))));
             case "DELETE" -> {
                 keys.delete(request.actor(), id);
                 yield ApiResponse.noContent();

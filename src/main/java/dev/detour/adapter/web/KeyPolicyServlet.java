@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.KeyAdmin;
+import dev.detour.admin.KeyPatch;
 import dev.detour.admin.NotFoundException;
 import dev.detour.core.ValidationException;
 import dev.detour.gateway.live.PoolSnapshot;
@@ -77,7 +78,7 @@ final class KeyPolicyServlet extends HttpServlet {
     private void save(HttpServletRequest request, HttpServletResponse response, long id) throws IOException {
         ObjectNode body = formToJson(request);
         try {
-            ObjectNode saved = Documents.key(keys.update(Actors.of(request), id, body));
+            ObjectNode saved = Documents.key(keys.update(Actors.of(request), id, KeyPatch.parse(body)));
             snapshot.reload();
             render(request, response, saved, null, null, true);
         } catch (ValidationException e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.detour.adapter.api.Documents;
 import dev.detour.adapter.view.View;
 import dev.detour.admin.KeyAdmin;
+import dev.detour.admin.KeyPatch;
 import dev.detour.admin.NotFoundException;
 import dev.detour.core.ValidationException;
 import jakarta.servlet.http.HttpServlet;
@@ -44,7 +45,7 @@ public final class KeysServlet extends HttpServlet {
                 if (owner != null && !owner.isBlank()) {
                     body.put("owner_label", owner.strip());
                 }
-                KeyAdmin.CreatedKey created = pool.keys().create(actor, body);
+                KeyAdmin.CreatedKey created = pool.keys().create(actor, KeyPatch.parse(body));
                 pool.afterChange().run();
                 page(request, response, created.key(), Map.of());
                 return;
@@ -52,7 +53,7 @@ public final class KeysServlet extends HttpServlet {
             long id = Long.parseLong(path[0]);
             switch (path.length == 2 ? path[1] : "") {
                 case "enable", "disable" -> pool.keys().update(actor, id,
-                        Documents.JSON.createObjectNode().put("enabled", path[1].equals("enable")));
+                        KeyPatch.parse(Documents.JSON.createObjectNode().put("enabled", path[1].equals("enable"))));
                 case "delete" -> pool.keys().delete(actor, id);
                 default -> throw new NotFoundException("no such key action");
             }
