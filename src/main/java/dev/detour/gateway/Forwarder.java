@@ -85,7 +85,7 @@ public final class Forwarder {
             LoadDistribution load, WaitQueue queue) {
         this.snapshot = Objects.requireNonNull(snapshot);
         this.router = Objects.requireNonNull(router);
-        this.upstreamAttempt = new UpstreamAttempt(Objects.requireNonNull(upstream), clock);
+        this.upstreamAttempt = new UpstreamAttempt(Objects.requireNonNull(upstream));
         this.leases = Objects.requireNonNull(leases);
         this.secrets = Objects.requireNonNull(secrets);
         this.pauser = Objects.requireNonNull(pauser);
@@ -331,12 +331,14 @@ public final class Forwarder {
         trace.upstreamProtocol = protocol; // the event names the protocol of the last account asked
         while (true) {
             long started = System.nanoTime();
-            AttemptResult result = upstreamAttempt.run(request, protocol, call.peek().stream(), candidate.modelKey());
+            UpstreamAnswer answer = upstreamAttempt.run(request, protocol, call.peek().stream(), candidate.modelKey());
             long durationMs = (System.nanoTime() - started) / 1_000_000;
+            Instant now = clock.instant(); // once per attempt, when the answer is in: the verdict's and the effects'
+            AttemptResult result = answer.judged(now);
             switch (result.kind()) {
                 case SUCCESS_BUFFERED, SUCCESS_STREAM -> {
                     trace.attempts.add(asked.mark(call, answered(account, result, durationMs)));
-                    deliver(call, candidate, asked, result, trace, sink);
+                    deliver(call, candidate, asked, result, trace, sink, now);
                     return Step.ANSWERED;
                 }
                 case CLIENT_ERROR -> {
@@ -359,7 +361,6 @@ public final class Forwarder {
                 default -> {
                 }
             }
-            Instant now = clock.instant();
             Failure failure = result.failure();
             AttemptRules.Decision decision = AttemptRules.afterFailure(new AttemptRules.FailedAttempt(failure,
                     retriesLeft, interval, call.peek().neverSentTwice(), result.dispatched(),
@@ -377,7 +378,7 @@ public final class Forwarder {
     }
 
     private void deliver(ClientCall call, Candidate candidate, Asked asked, AttemptResult result, Trace trace,
-            ResponseSink sink) {
+            ResponseSink sink, Instant now) {
         Account account = candidate.account();
         trace.accountId = account.id();
         trace.groupId = account.groupId();
@@ -386,8 +387,7 @@ public final class Forwarder {
         if (result.kind() == AttemptResult.Kind.SUCCESS_BUFFERED) {
             AnswerFacts answer = result.answer(); // usage, cost and id from UpstreamAttempt's one read of the body
             trace.usage = answer.usage();
-            byte[] body = bridged ? Bridging.answer(call.family(), asked.protocol(), asked.tools(), result.body(),
-                    clock.instant())
+            byte[] body = bridged ? Bridging.answer(call.family(), asked.protocol(), asked.tools(), result.body(), now)
                     : result.body();
             if (body == null) { // B-3: a 2xx the bridge cannot read: the client gets an error, never half an answer
                 answers.error(trace, sink, 502, Bridging.UNREADABLE_ANSWER, "the upstream's answer could not be "
@@ -395,7 +395,7 @@ public final class Forwarder {
                 return;
             }
             effects.delivered(call, candidate, trace, bridged ? null : ResponseIds.of(call.family(), answer),
-                    (int) ((System.nanoTime() - trace.startNanos) / 1_000_000), answer.costMicros(), clock.instant());
+                    (int) ((System.nanoTime() - trace.startNanos) / 1_000_000), answer.costMicros(), now);
             answers.answer(trace, sink, result.status(), bridged ? Bridging.headers(result.headers())
                     : HeaderPolicy.toClient(result.headers()), body, Outcome.SUCCESS);
             return;

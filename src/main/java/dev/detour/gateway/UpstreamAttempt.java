@@ -3,11 +3,9 @@ package dev.detour.gateway;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.attempt.AttemptRules;
 import dev.detour.core.failure.AttemptFacts;
-import dev.detour.core.failure.FailureClassifier;
 import dev.detour.core.failure.SseFrames;
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
-import dev.detour.core.failure.Verdict;
 import dev.detour.core.secret.SecretMask;
 import dev.detour.gateway.port.Header;
 import dev.detour.gateway.port.UpstreamClient;
@@ -22,28 +20,26 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Runs one upstream attempt and judges it before the client sees a byte (P-5, P-6): buffered
- * answers are read whole and classified; a streaming 2xx answer is held until its first data
- * frame, so a dead connection, an empty 200 or a failure envelope in the first frame still fail over.
+ * Runs one upstream attempt and gathers what the verdict needs before the client sees a byte (P-5, P-6):
+ * buffered answers are read whole; a streaming 2xx answer is held until its first data frame, so a dead
+ * connection, an empty 200 or a failure envelope in the first frame still fail over. The attempt reads no
+ * clock: the loop judges the {@link UpstreamAnswer} with its {@code now}.
  */
 final class UpstreamAttempt {
     private final UpstreamClient upstream;
-    private final Clock clock;
 
-    UpstreamAttempt(UpstreamClient upstream, Clock clock) {
+    UpstreamAttempt(UpstreamClient upstream) {
         this.upstream = upstream;
-        this.clock = clock;
     }
 
     /** @param protocol the protocol the upstream is asked in, so its answer's usage is read in it (B-4) */
-    AttemptResult run(UpstreamRequest request, EndpointFamily protocol, boolean clientWantsStream, String modelKey) {
+    UpstreamAnswer run(UpstreamRequest request, EndpointFamily protocol, boolean clientWantsStream, String modelKey) {
         UpstreamResponse response;
         try {
             response = upstream.send(request);
@@ -125,32 +121,27 @@ final class UpstreamAttempt {
      * X-5: whatever is not a success is masked with the request's secrets (the account's key among them):
      * the failure's stored text by the classifier, a relayed client error here. A success is never rewritten.
      */
-    private AttemptResult judge(UpstreamRequest request, EndpointFamily protocol, int status, List<Header> headers,
-            byte[] body, boolean sse, String modelKey) {
+    private static UpstreamAnswer judge(UpstreamRequest request, EndpointFamily protocol, int status,
+            List<Header> headers, byte[] body, boolean sse, String modelKey) {
         boolean success = status >= 200 && status < 300;
         AnswerFacts answer = !success ? AnswerFacts.NONE : sse ? UsageLines.of(protocol, body)
                 : AnswerReader.read(protocol, body);
         if (answer.envelopeClear()) {
-            return AttemptResult.buffered(status, headers, body, answer);
+            return UpstreamAnswer.known(AttemptResult.buffered(status, headers, body, answer));
         }
         String text = new String(body, StandardCharsets.UTF_8);
         // F-4: a buffered SSE body is judged for truncation by the same scanner as the streaming path
         AttemptFacts facts = sse ? AttemptFacts.streamed(status, lowerCase(headers), text)
                 : AttemptFacts.response(status, lowerCase(headers), text);
         SecretMask mask = RequestSecrets.maskFor(request);
-        Verdict verdict = FailureClassifier.classify(facts.forModel(modelKey).maskingWith(mask), clock.instant());
-        if (verdict.isFailure()) {
-            return AttemptResult.failed(verdict.failure(), true);
-        }
-        if (verdict.isClientError()) {
-            // the upstream's error body reaches the key holder masked (the sink sets the new length)
-            return AttemptResult.clientError(status, headers, mask.apply(body));
-        }
-        return AttemptResult.buffered(status, headers, body, answer);
+        return UpstreamAnswer.toJudge(facts.forModel(modelKey).maskingWith(mask), true, verdict -> verdict.isClientError()
+                // the upstream's error body reaches the key holder masked (the sink sets the new length)
+                ? AttemptResult.clientError(status, headers, mask.apply(body))
+                : AttemptResult.buffered(status, headers, body, answer), () -> { });
     }
 
     /** Reads up to the end of the first non-empty data frame; comments and keep-alives before it are kept. */
-    private AttemptResult firstFrame(UpstreamRequest request, UpstreamResponse response, String modelKey) {
+    private static UpstreamAnswer firstFrame(UpstreamRequest request, UpstreamResponse response, String modelKey) {
         ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
         byte[] buffer = new byte[8192];
         try {
@@ -179,21 +170,19 @@ final class UpstreamAttempt {
         }
     }
 
-    private AttemptResult judgeFirstFrame(UpstreamRequest request, UpstreamResponse response, byte[] head,
+    private static UpstreamAnswer judgeFirstFrame(UpstreamRequest request, UpstreamResponse response, byte[] head,
             String firstData, String modelKey) {
         String frameText = "data: " + firstData + "\n\n";
         SecretMask mask = RequestSecrets.maskFor(request);
-        Verdict verdict = FailureClassifier.classify(AttemptFacts.streamStart(response.status(),
-                lowerCase(response.headers()), frameText).forModel(modelKey).maskingWith(mask), clock.instant());
-        if (verdict.isFailure()) {
-            response.abort();
-            return AttemptResult.failed(verdict.failure(), true);
-        }
-        return AttemptResult.stream(response.status(), response.headers(), head, response, mask);
+        AttemptFacts facts = AttemptFacts.streamStart(response.status(), lowerCase(response.headers()), frameText)
+                .forModel(modelKey).maskingWith(mask);
+        return UpstreamAnswer.toJudge(facts, true,
+                verdict -> AttemptResult.stream(response.status(), response.headers(), head, response, mask),
+                response::abort);
     }
 
     /** The answer could not be read to its end (or first frame): the connection is dropped, the attempt failed. */
-    private AttemptResult readFailed(UpstreamRequest request, UpstreamResponse response, IOException e,
+    private static UpstreamAnswer readFailed(UpstreamRequest request, UpstreamResponse response, IOException e,
             String modelKey) {
         response.abort();
         TransportError error = e instanceof UpstreamTransportException transport ? transport.error()
@@ -201,11 +190,9 @@ final class UpstreamAttempt {
         return transportFailure(request, error, modelKey, true);
     }
 
-    private AttemptResult transportFailure(UpstreamRequest request, TransportError error, String modelKey,
+    private static UpstreamAnswer transportFailure(UpstreamRequest request, TransportError error, String modelKey,
             boolean dispatched) {
-        Verdict verdict = FailureClassifier.classify(AttemptFacts.transport(error).forModel(modelKey)
-                .maskingWith(RequestSecrets.maskFor(request)), clock.instant());
-        return AttemptResult.failed(verdict.failure(), dispatched);
+        return UpstreamAnswer.transport(error, modelKey, RequestSecrets.maskFor(request), dispatched);
     }
 
     static boolean isEventStream(UpstreamResponse response) {
