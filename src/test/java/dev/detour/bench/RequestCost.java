@@ -77,7 +77,8 @@ public final class RequestCost {
                 + "\"tpm_limit\":1000000000,\"concurrency_limit\":64,"
                 + "\"spend_windows\":{\"5h\":1000000000000,\"day\":1000000000000}}").path("key").asText();
 
-        System.out.println("| leg (" + accounts + " OpenAI accounts) | bytes allocated per request (all Detour threads) |");
+        System.out.println("| leg (" + accounts + " OpenAI accounts) "
+                + "| bytes allocated per request (all Detour threads) |");
         System.out.println("|---|---:|");
         row("buffered chat, no limits, no alerts", perRequest(plain, chat(MODEL, false), rounds));
         row("buffered chat, limits on the key", perRequest(limited, chat(MODEL, false), rounds));

@@ -4,8 +4,9 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * Live facts the strategies rank by, taken from the gateway's snapshot (not copied here: pass
- * immutable or snapshot maps). Every map may lack an entry, which means "unknown":
+ * Live facts the strategies rank by, as the gateway holds them (not copied here): fixed maps, or the
+ * gateway's live ones read-only — then a strategy reads a value once where it sorts by it, since a
+ * sort must see one value per route. Every map may lack an entry, which means "unknown":
  * <ul>
  * <li>{@code routeStats}: real-traffic outcomes and TTFT per (account, model key), read per route;</li>
  * <li>{@code prices}: model base prices by model key, else by the client-facing name;</li>
