@@ -39,10 +39,11 @@ public final class RequestCost {
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3_000;
+        int accounts = args.length > 1 ? Integer.parseInt(args[1]) : 4; // N-10: the same legs with a bigger pool
         int status = 1; // a failure must still end the JVM: Jetty's and the database's threads would keep it up
         try (FakeUpstream upstream = FakeUpstream.start().handler(upstream()).keepRequests(false);
                 Gateway gw = Gateway.start()) {
-            new RequestCost(gw).run(upstream, rounds);
+            new RequestCost(gw).run(upstream, rounds, accounts);
             status = 0;
         } catch (RuntimeException | Error e) {
             e.printStackTrace();
@@ -62,8 +63,8 @@ public final class RequestCost {
         };
     }
 
-    private void run(FakeUpstream upstream, int rounds) {
-        for (int i = 1; i <= 4; i++) {
+    private void run(FakeUpstream upstream, int rounds, int accounts) {
+        for (int i = 1; i <= accounts; i++) {
             gw.account("openai-" + i, upstream, "[{\"from\":\"" + MODEL + "\",\"to\":\"" + MODEL + "\"},"
                     + "{\"from\":\"gpt-long\",\"to\":\"gpt-long\"}]", null);
         }
@@ -76,7 +77,8 @@ public final class RequestCost {
                 + "\"tpm_limit\":1000000000,\"concurrency_limit\":64,"
                 + "\"spend_windows\":{\"5h\":1000000000000,\"day\":1000000000000}}").path("key").asText();
 
-        System.out.println("| leg | bytes allocated per request (all Detour threads) |");
+        System.out.println("| leg (" + accounts + " OpenAI accounts) "
+                + "| bytes allocated per request (all Detour threads) |");
         System.out.println("|---|---:|");
         row("buffered chat, no limits, no alerts", perRequest(plain, chat(MODEL, false), rounds));
         row("buffered chat, limits on the key", perRequest(limited, chat(MODEL, false), rounds));

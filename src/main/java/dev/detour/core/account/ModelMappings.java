@@ -79,20 +79,28 @@ public record ModelMappings(List<ModelMapping> entries) {
      * (prefix "") comes last; the first of equals wins.
      */
     public Optional<String> upstreamNameFor(String requested) {
+        return Optional.ofNullable(upstreamNameOrNull(requested));
+    }
+
+    /**
+     * {@link #upstreamNameFor} without the Optional, for S-1's screening of every account on every request (N-10:
+     * in the running gateway the JIT did not remove those Optionals — two per account per request).
+     */
+    public String upstreamNameOrNull(String requested) {
         if (entries.isEmpty()) {
-            return Optional.of(requested);
+            return requested;
         }
         ModelMapping best = null;
         for (ModelMapping m : entries) {
             if (!m.isPattern() && m.from().equals(requested)) {
-                return Optional.of(m.to());
+                return m.to();
             }
             if (m.isPattern() && m.matches(requested)
                     && (best == null || m.prefix().length() > best.prefix().length())) {
                 best = m;
             }
         }
-        return best == null ? Optional.empty() : Optional.of(best.upstreamFor(requested));
+        return best == null ? null : best.upstreamFor(requested);
     }
 
     /**

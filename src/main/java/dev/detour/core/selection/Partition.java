@@ -48,7 +48,7 @@ final class Partition {
 
     /** Step 5: keyed by (account, model key); a request without a model consults no model state. */
     private static ModelState stateOf(Route route, Map<ModelStateKey, ModelState> modelStates) {
-        if (route.modelKey() == null || modelStates == null) {
+        if (route.modelKey() == null || modelStates == null || modelStates.isEmpty()) { // no key made for nothing
             return null;
         }
         return modelStates.get(new ModelStateKey(route.account().id(), route.modelKey()));

@@ -4,32 +4,39 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * Live facts the strategies rank by, taken from the gateway's snapshot (not copied here: pass
- * immutable or snapshot maps). Every map may lack an entry, which means "unknown":
+ * Live facts the strategies rank by, as the gateway holds them (not copied here): fixed maps, or the
+ * gateway's live ones read-only — then a strategy reads a value once where it sorts by it, since a
+ * sort must see one value per route. Every map may lack an entry, which means "unknown":
  * <ul>
- * <li>{@code routeStats}: real-traffic outcomes and TTFT per (account, model key);</li>
+ * <li>{@code routeStats}: real-traffic outcomes and TTFT per (account, model key), read per route;</li>
  * <li>{@code prices}: model base prices by model key, else by the client-facing name;</li>
  * <li>{@code costLedger}: S-7 EMA per (account, model key);</li>
  * <li>{@code lastPickedAt}: when the gateway last picked each account (S-4 min pick gap, idle).</li>
  * </ul>
  */
 public record RankingInputs(
-        Map<ModelStateKey, RouteStats> routeStats,
+        RouteStatsSource routeStats,
         Map<String, ModelPrice> prices,
         Map<ModelStateKey, CostEma> costLedger,
         Map<Long, Instant> lastPickedAt) {
 
-    public static final RankingInputs NONE = new RankingInputs(Map.of(), Map.of(), Map.of(), Map.of());
+    public static final RankingInputs NONE = new RankingInputs(RouteStatsSource.NONE, Map.of(), Map.of(), Map.of());
 
     public RankingInputs {
-        routeStats = routeStats == null ? Map.of() : routeStats;
+        routeStats = routeStats == null ? RouteStatsSource.NONE : routeStats;
         prices = prices == null ? Map.of() : prices;
         costLedger = costLedger == null ? Map.of() : costLedger;
         lastPickedAt = lastPickedAt == null ? Map.of() : lastPickedAt;
     }
 
+    /** Fixed route stats (tests, tables): an immutable or snapshot map. */
+    public RankingInputs(Map<ModelStateKey, RouteStats> routeStats, Map<String, ModelPrice> prices,
+            Map<ModelStateKey, CostEma> costLedger, Map<Long, Instant> lastPickedAt) {
+        this(RouteStatsSource.of(routeStats), prices, costLedger, lastPickedAt);
+    }
+
     public RouteStats statsOf(Route route) {
-        return routeStats.get(new ModelStateKey(route.account().id(), route.modelKey()));
+        return routeStats.of(route.account().id(), route.modelKey());
     }
 
     public CostEma costOf(Route route) {
@@ -50,6 +57,11 @@ public record RankingInputs(
     }
 
     public RankingInputs withRouteStats(Map<ModelStateKey, RouteStats> stats) {
+        return withRouteStatsSource(RouteStatsSource.of(stats));
+    }
+
+    /** The gateway's live stats, read per route ({@link RouteStatsSource}: one value per route per selection). */
+    public RankingInputs withRouteStatsSource(RouteStatsSource stats) {
         return new RankingInputs(stats, prices, costLedger, lastPickedAt);
     }
 

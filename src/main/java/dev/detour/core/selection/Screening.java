@@ -99,9 +99,8 @@ final class Screening {
         if (requestedModel == null) {
             return new Route(account, null, null);
         }
-        return account.mappings().upstreamNameFor(requestedModel)
-                .map(upstream -> new Route(account, upstream, ModelKey.of(upstream)))
-                .orElse(null);
+        String upstream = account.mappings().upstreamNameOrNull(requestedModel);
+        return upstream == null ? null : new Route(account, upstream, ModelKey.of(upstream));
     }
 
     private void reject(Account account, ReasonCode reason) {

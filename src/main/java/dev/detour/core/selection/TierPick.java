@@ -33,6 +33,15 @@ final class TierPick {
                 : Long.compare(a.route.account().id(), b.route.account().id());
     }
 
+    /**
+     * A recently used route and its last use as read once: the picks are live (another request may pick the
+     * account meanwhile), and a sort must see one value per route.
+     */
+    private record Used(Route route, Instant lastUse) {
+        static final Comparator<Used> LEAST_RECENT_FIRST = Comparator.comparing(Used::lastUse)
+                .thenComparingLong(u -> u.route().account().id());
+    }
+
     static List<Route> order(List<Route> tier, RankingContext context) {
         Ranking ranking = new Ranking(tier, context);
         List<Route> ordered = new ArrayList<>(tier.size());
@@ -73,23 +82,23 @@ final class TierPick {
         /** The shortlist in its S-4 order: fresh ones by weighted draw, then the recently used by last use. */
         List<Route> shortlist() {
             List<Weighted> fresh = new ArrayList<>(shortlisted);
-            List<Route> recent = new ArrayList<>(0);
+            List<Used> recent = new ArrayList<>(0);
             Duration gap = context.settings().minPickGap();
             for (int i = 0; i < shortlisted; i++) {
                 Route route = byWeight[i].route();
                 Instant last = context.lastUse(route);
                 if (last != null && context.now().isBefore(last.plus(gap))) {
-                    recent.add(route);
+                    recent.add(new Used(route, last));
                 } else {
                     fresh.add(byWeight[i]);
                 }
             }
-            recent.sort(Comparator.comparing(context::lastUse).thenComparingLong(r -> r.account().id()));
+            recent.sort(Used.LEAST_RECENT_FIRST);
             List<Route> ordered = new ArrayList<>(shortlisted);
             for (Weighted w : WeightedOrder.order(fresh, Weighted::weight, context.random())) {
                 ordered.add(w.route());
             }
-            ordered.addAll(recent);
+            recent.forEach(used -> ordered.add(used.route()));
             return ordered;
         }
 

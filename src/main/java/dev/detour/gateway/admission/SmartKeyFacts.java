@@ -109,9 +109,9 @@ public final class SmartKeyFacts {
         return data.groupNames().getOrDefault(groupId, "#" + groupId);
     }
 
-    /** S-3: prices and real-traffic stats for one selection. */
+    /** S-3: prices and real-traffic stats for one selection (the stats read per route, as the ranking asks). */
     public RankingInputs rankingInputs() {
-        return RankingInputs.NONE.withPrices(data.prices()).withRouteStats(stats.snapshot());
+        return RankingInputs.NONE.withPrices(data.prices()).withRouteStatsSource(stats.view());
     }
 
     public long spentMicros(long keyId) {

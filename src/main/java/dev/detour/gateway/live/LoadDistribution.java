@@ -14,6 +14,7 @@ import dev.detour.gateway.port.LoadStore;
 import dev.detour.gateway.port.PendingState;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,9 @@ public final class LoadDistribution {
     private final SessionBindings bindings;
     private final Map<Long, Instant> lastPickedAt = new ConcurrentHashMap<>();
     private final Map<ModelStateKey, CostEma> costLedger = new ConcurrentHashMap<>();
+    private final RankingInputs liveInputs = RankingInputs.NONE
+            .withLastPickedAt(Collections.unmodifiableMap(lastPickedAt))
+            .withCostLedger(Collections.unmodifiableMap(costLedger));
     private final Set<Long> trials = ConcurrentHashMap.newKeySet();
     private volatile SelectionSettings settings = SelectionSettings.DEFAULTS;
     private volatile InstanceShare share = InstanceShare.ALONE;
@@ -71,9 +75,13 @@ public final class LoadDistribution {
         this.settings = newSettings == null ? SelectionSettings.DEFAULTS : newSettings;
     }
 
-    /** S-4 / S-7 inputs: immutable copies, so one plan sees one consistent picture. */
+    /**
+     * S-4 / S-7 inputs: read-only views of the live picks and ledger, not copies (N-10: two copies per request
+     * grew with the pool). A ranking reads each value once where it sorts by it (TierPick's weights and last
+     * uses, the price points kept per account), so a pick made meanwhile never changes a value during a sort.
+     */
     public RankingInputs rankingInputs() {
-        return RankingInputs.NONE.withLastPickedAt(Map.copyOf(lastPickedAt)).withCostLedger(Map.copyOf(costLedger));
+        return liveInputs;
     }
 
     /** S-5 with several instances: a fixed count ({@code DETOUR_INSTANCES}), this instance taking the rounded-up part. */

@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.detour.core.selection.ModelStateKey;
 import dev.detour.core.selection.RouteStats;
+import dev.detour.core.selection.RouteStatsSource;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class RouteStatsBookTest {
@@ -48,5 +53,65 @@ class RouteStatsBookTest {
         book.record(1, "m", false, 900);
         assertNull(book.of(1, "m").p95TtftMs());
         assertEquals(0, book.of(1, "m").ttftSamples());
+    }
+
+    @Test
+    void theStatsAfterEveryOutcomeEqualASortOfTheWindowOnRandomSequences() {
+        for (int seed = 1; seed <= 40; seed++) {
+            Random random = new Random(seed);
+            RouteStatsBook book = new RouteStatsBook();
+            Deque<Boolean> outcomes = new ArrayDeque<>();
+            Deque<Long> ttfts = new ArrayDeque<>();
+            int length = 1 + random.nextInt(3 * RouteStatsBook.WINDOW);
+            int spread = 1 + random.nextInt(seed % 2 == 0 ? 20 : 5_000); // narrow spreads repeat values
+            for (int i = 0; i < length; i++) {
+                boolean success = random.nextInt(10) < 8;
+                Integer ttft = random.nextInt(10) == 0 ? null : random.nextInt(spread);
+                book.record(7, "m", success, ttft);
+                window(outcomes, success);
+                if (success && ttft != null) {
+                    window(ttfts, (long) ttft);
+                }
+                assertEquals(sortedWindowStats(outcomes, ttfts), book.of(7, "m"), "seed " + seed + ", outcome " + i);
+            }
+        }
+    }
+
+    @Test
+    void aViewKeepsTheFirstValueItReadForEachRouteWhileOutcomesArrive() {
+        RouteStatsBook book = new RouteStatsBook();
+        book.record(1, "m", true, 100);
+        RouteStatsSource selection = book.view();
+        RouteStats first = selection.of(1, "m");
+        assertNull(selection.of(2, "m"), "no outcome yet: unsampled");
+
+        book.record(1, "m", false, null);
+        book.record(2, "m", true, 50);
+
+        assertEquals(first, selection.of(1, "m"), "one value per route for the whole selection");
+        assertEquals(0, selection.of(1, "m").failures(), "the failure recorded after the read is not seen");
+        assertNull(selection.of(2, "m"), "read unsampled once, unsampled for the rest of the selection");
+        RouteStatsSource next = book.view();
+        assertEquals(1, next.of(1, "m").failures(), "the next selection sees the new outcome");
+        assertEquals(1, next.of(2, "m").successes());
+    }
+
+    private static <T> void window(Deque<T> window, T value) {
+        window.addLast(value);
+        if (window.size() > RouteStatsBook.WINDOW) {
+            window.removeFirst();
+        }
+    }
+
+    /** The computation the book made before it kept its times sorted: count, copy, sort, nearest rank. */
+    private static RouteStats sortedWindowStats(Deque<Boolean> outcomes, Deque<Long> ttfts) {
+        long ok = outcomes.stream().filter(b -> b).count();
+        Long p95 = null;
+        if (!ttfts.isEmpty()) {
+            long[] sorted = ttfts.stream().mapToLong(Long::longValue).toArray();
+            Arrays.sort(sorted);
+            p95 = sorted[Math.max(0, (int) Math.ceil(sorted.length * 0.95) - 1)];
+        }
+        return new RouteStats(ok, outcomes.size() - ok, p95, ttfts.size());
     }
 }
