@@ -26,10 +26,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Request events and account usage touches, written to MariaDB in batches (SPEC §1, N-2, N-4, D-2, D-5).
  *
- * <p>A request thread appends its event to the local {@link EventJournal} (one write into the page
- * cache, no fsync: a sync thread fsyncs every {@value #SYNC_MILLIS} ms for all of them) and hands a
- * memory copy to the database thread. So a killed process loses nothing the request threads appended;
- * a power loss can cost the last {@value #SYNC_MILLIS} ms. When the memory queue is full (the database
+ * <p>A request thread appends its event to the local {@link EventJournal} (a copy into a mapped page of
+ * the page cache: no system call, no fsync; a sync thread syncs every {@value #SYNC_MILLIS} ms for all of
+ * them) and hands a memory copy to the database thread. So a killed process loses nothing the request
+ * threads appended (the kernel holds the pages); a power loss can cost the last {@value #SYNC_MILLIS} ms. When the memory queue is full (the database
  * has been away a while) newer events stay in the journal only ("spilled") and the database thread
  * reads them back from there, in order, once it has caught up: an outage of any length loses nothing
  * while the disk has room. Writes are idempotent (unique request id, INSERT IGNORE, spend only for new
@@ -103,10 +103,11 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
 
     @Override
     public void started(RequestEvent ifInterrupted) {
+        byte[] record = record(JournalEntry.Kind.STARTED, ifInterrupted); // encoded before the lock: it covers a copy
         appendLock.lock();
         try {
             open.put(ifInterrupted.requestId(), ifInterrupted);
-            append(JournalEntry.Kind.STARTED, ifInterrupted);
+            append(record, ifInterrupted);
             rotateIfFull();
         } finally {
             appendLock.unlock();
@@ -115,11 +116,12 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
 
     @Override
     public void emit(RequestEvent event) {
+        byte[] record = record(JournalEntry.Kind.FINISHED, event);
         appendLock.lock();
         try {
             open.remove(event.requestId());
             Position before = journal.end();
-            boolean journaled = append(JournalEntry.Kind.FINISHED, event);
+            boolean journaled = append(record, event);
             if (spilled) {
                 if (!journaled) {
                     dropped.incrementAndGet(); // neither on disk nor in memory
@@ -138,10 +140,23 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         }
     }
 
-    /** Under appendLock. False when the journal could not take it (disk full, I/O error): logged, not thrown. */
-    private boolean append(JournalEntry.Kind kind, RequestEvent event) {
+    /** The journal record of an event, or null when it cannot be encoded (logged; the event stays in memory). */
+    private static byte[] record(JournalEntry.Kind kind, RequestEvent event) {
         try {
-            journal.append(kind, event);
+            return EventJournal.record(kind, event);
+        } catch (IOException | RuntimeException e) {
+            log.error("request {} not journaled, its event waits in memory only: {}", event.requestId(), e.toString());
+            return null;
+        }
+    }
+
+    /** Under appendLock. False when the journal could not take it (disk full, I/O error): logged, not thrown. */
+    private boolean append(byte[] record, RequestEvent event) {
+        if (record == null) {
+            return false;
+        }
+        try {
+            journal.append(record);
             if (journalFailing) {
                 journalFailing = false;
                 log.info("event journal {} takes events again", journal.dir());

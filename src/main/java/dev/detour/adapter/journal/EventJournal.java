@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -16,6 +17,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import org.slf4j.Logger;
@@ -28,6 +31,13 @@ import org.slf4j.LoggerFactory;
  * left). Records are {@code [length][crc32][payload]} in numbered segment files; a record cut short by a
  * crash (or a page lost to power loss) fails its length or checksum and ends the read of that segment.
  *
+ * <p>A segment is a file mapped into memory: an append is a copy into the page cache, with no system call
+ * and no file-size change, so a killed process still leaves every appended record to the kernel, and a
+ * request thread never waits on the file system's journal the way a {@code write} that grows a file does
+ * (every request appends twice, and those waits, behind fsyncs, were the request path's longest lock
+ * queue). The mapping is larger than the segment so any record fits; the unused tail reads as zeros,
+ * which end a segment cleanly. A finished segment is synced and cut to its length by {@link #sync()}.
+ *
  * <p>Not thread-safe for writes: the caller ({@code AsyncEventWriter}) appends under its own lock.
  * {@link #sync()} may run on another thread; reads open their own file handles.
  */
@@ -38,6 +48,8 @@ public final class EventJournal implements AutoCloseable {
     private static final int HEADER = 8;
     private static final int MAX_RECORD = 1 << 20;
     private static final int MAX_SLOTS = 64;
+    /** What {@link #nextPayload} returns where the records end: a mapped segment's zero tail, or the file's end. */
+    private static final byte[] END = new byte[0];
 
     /** Where a record ends (or starts): segment number and byte offset. */
     public record Position(long segment, long offset) implements Comparable<Position> {
@@ -57,11 +69,29 @@ public final class EventJournal implements AutoCloseable {
     private final FileLock lock;
     private final long maxSegmentBytes;
     private final Position previousRunEnd;
-    private volatile FileChannel out;
+    /** The segment being written; replaced (under the caller's lock) at rotation, read by the sync thread. */
+    private volatile Segment current;
+    /** Rotated segments still to be synced and cut to their length by the sync thread (or close). */
+    private final Queue<FinishedSegment> finished = new ConcurrentLinkedQueue<>();
     private long segment;
     private long size;
     private volatile boolean dirty;
     private boolean torn;
+
+    private record FinishedSegment(Segment segment, long length) {
+    }
+
+    /** One mapped segment file. */
+    private record Segment(FileChannel channel, MappedByteBuffer map) {
+        /** Syncs what was appended and, for a finished segment, cuts the zero tail and closes the file. */
+        void sync(long length, boolean close) throws IOException {
+            map.force();
+            if (close) {
+                Uninterrupted.io(() -> channel.truncate(length));
+                channel.close();
+            }
+        }
+    }
 
     private EventJournal(Path dir, FileChannel lockChannel, FileLock lock, long maxSegmentBytes) throws IOException {
         this.dir = dir;
@@ -117,36 +147,41 @@ public final class EventJournal implements AutoCloseable {
         return new Position(previousRunEnd == null ? 1 : previousRunEnd.segment() + 1, 0);
     }
 
-    /** Appends one record with one write (no fsync: {@link #sync()} does that for many); returns its end. */
-    public Position append(JournalEntry.Kind kind, RequestEvent event) throws IOException {
+    /**
+     * One event as a journal record, {@code [length][crc32][payload]}: encoded by the caller before it takes
+     * its lock, so the lock covers only the copy.
+     */
+    public static byte[] record(JournalEntry.Kind kind, RequestEvent event) throws IOException {
         byte[] payload = EventCodec.encode(kind, event);
+        if (payload.length > MAX_RECORD) {
+            throw new IOException("request event of " + payload.length + " bytes is over the journal's record limit");
+        }
         CRC32 crc = new CRC32();
         crc.update(payload);
-        ByteBuffer record = ByteBuffer.allocate(HEADER + payload.length);
-        record.putInt(payload.length).putInt((int) crc.getValue()).put(payload).flip();
-        if (torn) {
-            rotate(); // the last failed append may have left part of a record that truncate could not take back
+        byte[] record = new byte[HEADER + payload.length];
+        ByteBuffer.wrap(record).putInt(payload.length).putInt((int) crc.getValue()).put(payload);
+        return record;
+    }
+
+    /** Appends one record (no fsync: {@link #sync()} does that for many); returns its end. */
+    public Position append(JournalEntry.Kind kind, RequestEvent event) throws IOException {
+        return append(record(kind, event));
+    }
+
+    /** Appends one record made by {@link #record}: a copy into the mapped segment; returns its end. */
+    public Position append(byte[] record) throws IOException {
+        if (torn || size + record.length > current.map().capacity()) {
+            rotate(); // the last append failed part-way (its bytes end this segment for readers), or no room left
             torn = false;
         }
-        long start = size;
         try {
-            size += Uninterrupted.io(() -> {
-                long written = 0;
-                while (record.hasRemaining()) {
-                    written += out.write(record);
-                }
-                return written;
-            });
-        } catch (IOException e) {
-            // a half-written record (disk full) would end every later read of this segment: take it back
-            try {
-                out.truncate(start);
-                size = start;
-            } catch (IOException stillFailing) {
-                torn = true;
-            }
-            throw e;
+            current.map().put((int) size, record);
+        } catch (InternalError diskFull) {
+            // the page could not be backed (disk full): the JVM turns that fault into this error
+            torn = true;
+            throw new IOException("event journal segment not writable (disk full?): " + diskFull.getMessage());
         }
+        size += record.length;
         dirty = true;
         return new Position(segment, size);
     }
@@ -159,30 +194,37 @@ public final class EventJournal implements AutoCloseable {
         return size >= maxSegmentBytes;
     }
 
-    /** Syncs and closes the current segment and starts the next one. */
+    /** Starts the next segment; the sync thread syncs the finished one and cuts it to its length. */
     public void rotate() throws IOException {
-        FileChannel old = out;
-        if (old.isOpen()) { // an interrupt mid-write closes a channel: then only the next segment is left
-            old.force(false);
-        }
+        Segment old = current;
+        long oldSize = size;
         openSegment(segment + 1);
-        old.close();
+        finished.add(new FinishedSegment(old, oldSize));
     }
 
-    /** Group commit: one fsync for everything appended since the last one. Any thread. */
+    /** Group commit: one sync for everything appended since the last one, finished segments first. Any thread. */
     public void sync() {
+        finishRotated();
         if (!dirty) {
             return;
         }
         dirty = false;
-        FileChannel channel = out;
         try {
-            channel.force(false);
-        } catch (IOException e) {
+            current.sync(0, false);
+        } catch (IOException | RuntimeException e) {
             dirty = true;
-            if (channel.isOpen()) {
-                log.warn("event journal sync failed: {}", e.toString());
-            } // else rotated meanwhile, which synced it
+            log.warn("event journal sync failed: {}", e.toString());
+        }
+    }
+
+    private void finishRotated() {
+        FinishedSegment done;
+        while ((done = finished.poll()) != null) {
+            try {
+                done.segment().sync(done.length(), true);
+            } catch (IOException | RuntimeException e) {
+                log.warn("event journal: a finished segment not synced: {}", e.toString());
+            }
         }
     }
 
@@ -215,6 +257,9 @@ public final class EventJournal implements AutoCloseable {
             DataInputStream in = new DataInputStream(new BufferedInputStream(file, 64 * 1024));
             while (reads.size() < max && offset < limit) {
                 byte[] payload = nextPayload(in, limit - offset);
+                if (payload == END) {
+                    return new Position(at.segment(), limit); // the unused tail of a segment not yet cut to length
+                }
                 if (payload == null) {
                     log.warn("event journal {}: torn or corrupt record at byte {}; the {} bytes after it are skipped"
                             + " (a crash cut it short)", path.getFileName(), offset, limit - offset);
@@ -233,15 +278,26 @@ public final class EventJournal implements AutoCloseable {
         return new Position(at.segment(), offset);
     }
 
-    /** The next record's payload, or null when what follows is not a whole record with a matching checksum. */
+    /**
+     * The next record's payload; {@link #END} where the records end; null when what follows is not a whole record
+     * with a matching checksum.
+     */
     private static byte[] nextPayload(DataInputStream in, long remaining) throws IOException {
-        if (remaining < HEADER) {
-            return null;
+        int length;
+        try {
+            length = in.readInt();
+        } catch (EOFException fileEnd) {
+            return END; // cut to its length since the read began
+        }
+        if (length == 0) {
+            return END;
         }
         byte[] payload;
         int crc;
         try {
-            int length = in.readInt();
+            if (remaining < HEADER) {
+                return null;
+            }
             crc = in.readInt();
             if (length <= 0 || length > MAX_RECORD || length > remaining - HEADER) {
                 return null;
@@ -279,9 +335,19 @@ public final class EventJournal implements AutoCloseable {
         }
     }
 
+    /** Maps the next segment, sparse, large enough for any record appended before the segment is full. */
     private void openSegment(long number) throws IOException {
-        out = FileChannel.open(file(number), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND);
+        long mapped = maxSegmentBytes + HEADER + MAX_RECORD;
+        current = Uninterrupted.io(() -> {
+            FileChannel channel = FileChannel.open(file(number), StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE);
+            try {
+                return new Segment(channel, channel.map(FileChannel.MapMode.READ_WRITE, 0, mapped));
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                throw e;
+            }
+        });
         segment = number;
         size = 0;
     }
@@ -296,8 +362,8 @@ public final class EventJournal implements AutoCloseable {
      */
     public void close(boolean drained) {
         try {
-            out.force(false);
-            out.close();
+            finishRotated();
+            current.sync(size, true);
             if (drained) {
                 for (long s : segments()) {
                     Files.deleteIfExists(file(s));

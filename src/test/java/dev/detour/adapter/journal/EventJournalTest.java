@@ -148,6 +148,49 @@ class EventJournalTest {
     }
 
     @Test
+    void aSegmentACrashLeftUncutEndsAtItsLastRecordWithoutReadingItsUnusedTailAsDamage() throws IOException {
+        EventJournal running = EventJournal.open(root, 1 << 20);
+        running.append(Kind.FINISHED, bare(1));
+        running.append(Kind.FINISHED, bare(2));
+        Path segment = running.dir().resolve("events-000000000001.journal");
+        long mapped = Files.size(segment); // not synced, not closed: as a killed process leaves it
+
+        List<Read> reads = running.read(running.runStart(), new Position(1, mapped), 100);
+
+        assertTrue(mapped > running.end().offset(), "the segment is mapped beyond its records");
+        assertEquals(List.of("r01", "r02"), ids(reads));
+        assertEquals(running.end(), reads.get(1).after());
+    }
+
+    @Test
+    void aRotatedSegmentIsCutToItsRecordsOnceSyncedAndTheNextOneTakesTheAppends() throws IOException {
+        EventJournal journal = EventJournal.open(root, 1 << 20);
+        journal.append(Kind.FINISHED, bare(1));
+        Position firstEnd = journal.end();
+        journal.rotate();
+        journal.append(Kind.FINISHED, bare(2));
+        journal.sync();
+
+        assertEquals(firstEnd.offset(), Files.size(journal.dir().resolve("events-000000000001.journal")));
+        assertEquals(List.of("r01", "r02"), ids(journal.read(journal.runStart(), journal.end(), 100)));
+        journal.close(false);
+        assertEquals(journal.end().offset(), Files.size(journal.dir().resolve("events-000000000002.journal")));
+    }
+
+    @Test
+    void aRecordLargerThanTheRoomLeftStartsTheNextSegment() throws IOException {
+        EventJournal journal = EventJournal.open(root, 1);
+        byte[] record = EventJournal.record(Kind.FINISHED, bare(1));
+        int fits = (1 + 8 + (1 << 20)) / record.length; // the mapping: the segment size plus the largest record
+        for (int i = 0; i < fits + 1; i++) {
+            journal.append(record);
+        }
+
+        assertEquals(List.of(1L, 2L), journal.segments());
+        assertEquals(fits + 1, journal.read(journal.runStart(), journal.end(), fits + 10).size());
+    }
+
+    @Test
     void deletingBeforeASegmentKeepsThatSegmentAndTheOneBeingWritten() throws IOException {
         EventJournal journal = EventJournal.open(root, 1);
         for (int i = 1; i <= 4; i++) {
