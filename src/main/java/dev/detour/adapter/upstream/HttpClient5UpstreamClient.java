@@ -35,7 +35,8 @@ import org.apache.hc.core5.util.Timeout;
 /**
  * The one pooled, blocking HttpClient 5 behind the {@link UpstreamClient} port. Bytes are
  * relayed verbatim: no retries (the Forwarder owns retry policy, P-3), no redirects, no
- * decompression, no cookies. P-4: connect timeout and a read-gap timeout, no total deadline.
+ * decompression, no cookies. P-4: connect timeout and a read gap (kept by {@link ReadGaps}, not the
+ * socket), no total deadline.
  */
 public final class HttpClient5UpstreamClient implements UpstreamClient {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(20);
@@ -52,6 +53,8 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
     static final Duration UNCHECKED_REUSE = Duration.ofSeconds(3);
     private static final Duration CHECK_TRUSTED_FOR = Duration.ofMillis(500);
     private static final long SWEEP_EVERY_MS = 250;
+    /** How often {@link ReadGaps} looks for a read that waited past its gap: a cut comes at most this late. */
+    private static final long READ_GAP_SWEEP_EVERY_MS = 100;
     private static final Duration EVICT_IDLE_AFTER = Duration.ofSeconds(50);
     static final Duration WATCHED_REUSE = EVICT_IDLE_AFTER;
     /** A reused connection the upstream had closed fails within a round trip; one failing later was worked on. */
@@ -82,13 +85,16 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
      *
      * @param uncheckedReuse how long a pooled connection is reused without any check (tests: zero)
      * @param nanoTime       the reuse rules' clock (tests move it; HttpClient's own timers are unaffected)
-     * @param sweepInBackground false in tests, which run {@link #checkIdleConnections} themselves
+     * @param sweepInBackground false in tests, which run {@link #checkIdleConnections} themselves (the read
+     *                          gap is kept in the background either way)
      */
     HttpClient5UpstreamClient(Duration connectTimeout, Duration readTimeout, int maxTotal, int maxPerRoute,
             Duration uncheckedReuse, LongSupplier nanoTime, boolean sweepInBackground) {
         setTimeouts(connectTimeout, readTimeout);
+        // the read gap runs on real time, as the socket timeout it replaces did (nanoTime is the reuse rules')
+        ReadGaps readGaps = new ReadGaps(System::nanoTime);
         this.connections = new WatchedConnections(uncheckedReuse.toNanos(), WATCHED_REUSE.toNanos(),
-                CHECK_TRUSTED_FOR.toNanos(), nanoTime);
+                CHECK_TRUSTED_FOR.toNanos(), nanoTime, readGaps);
         PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setMaxConnTotal(maxTotal)
                 .setMaxConnPerRoute(maxPerRoute)
@@ -103,12 +109,14 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
         this.client = HttpClients.createMinimal(pool);
         this.evictor = new IdleConnectionEvictor(pool, TimeValue.of(EVICT_IDLE_AFTER));
         evictor.start();
-        this.sweeper = sweepInBackground ? Executors.newSingleThreadScheduledExecutor(runnable -> {
+        this.sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "detour-upstream-idle-check");
             thread.setDaemon(true);
             return thread;
-        }) : null;
-        if (sweeper != null) {
+        });
+        sweeper.scheduleWithFixedDelay(readGaps::sweep, READ_GAP_SWEEP_EVERY_MS, READ_GAP_SWEEP_EVERY_MS,
+                TimeUnit.MILLISECONDS);
+        if (sweepInBackground) {
             sweeper.scheduleWithFixedDelay(connections::sweep, SWEEP_EVERY_MS, SWEEP_EVERY_MS, TimeUnit.MILLISECONDS);
         }
     }
@@ -219,9 +227,7 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
     @Override
     public void close() {
         closed = true; // before the cut: the exchanges it ends see it set
-        if (sweeper != null) {
-            sweeper.shutdownNow();
-        }
+        sweeper.shutdownNow();
         evictor.shutdown();
         client.close(CloseMode.GRACEFUL);
     }

@@ -1,6 +1,7 @@
 package dev.detour.adapter.upstream;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.util.Map;
@@ -8,10 +9,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import javax.net.ssl.SSLSocket;
 import org.apache.hc.client5.http.impl.io.DefaultManagedHttpClientConnection;
 import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
+import org.apache.hc.core5.http.impl.io.SocketHolder;
 import org.apache.hc.core5.http.io.HttpConnectionFactory;
 import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.Timeout;
 
 /**
  * Pooled upstream connections whose reuse check mostly runs off the request path.
@@ -37,6 +41,9 @@ import org.apache.hc.core5.io.CloseMode;
  * were last seen alive go back to the lease-time check, so that re-send stays a rare event. Only the
  * last-released connection per address is watched: a sweep stays a few 1 ms reads however large the pool
  * grew in a burst. Each connection's lock keeps a check and a lease off the socket together.
+ *
+ * <p>Each connection also keeps P-4's read gap with {@link ReadGaps} rather than a socket read timeout: the
+ * timeout HttpClient sets per exchange becomes the connection's gap and the socket reads without one.
  */
 final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClientConnection> {
     private static final AtomicLong IDS = new AtomicLong();
@@ -48,11 +55,14 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
     /** Per thread: its current lease's rules and outcome (the pool leases on the caller's thread). */
     private final ThreadLocal<LeaseNote> notes = ThreadLocal.withInitial(LeaseNote::new);
     private final LongSupplier nanoTime;
+    private final ReadGaps readGaps;
     private final long uncheckedNanos;
     private final long watchedNanos;
     private final long trustNanos;
 
-    WatchedConnections(long uncheckedNanos, long watchedNanos, long trustNanos, LongSupplier nanoTime) {
+    WatchedConnections(long uncheckedNanos, long watchedNanos, long trustNanos, LongSupplier nanoTime,
+            ReadGaps readGaps) {
+        this.readGaps = readGaps;
         this.uncheckedNanos = uncheckedNanos;
         this.watchedNanos = watchedNanos;
         this.trustNanos = trustNanos;
@@ -112,9 +122,33 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
         private volatile long aliveAtIdle = -1;
         private volatile boolean idle;
         private volatile SocketAddress remote;
+        private volatile ReadGaps.Gap gap;
 
         Watched(String id) {
             super(id, null, null, null, null, null, null, WholeHeadParser.FACTORY);
+        }
+
+        @Override
+        public void bind(Socket socket) throws IOException {
+            bind(new GapTimedSocket(socket));
+        }
+
+        @Override
+        public void bind(SSLSocket sslSocket, Socket socket) throws IOException {
+            bind(new GapTimedSocket(sslSocket, socket));
+        }
+
+        /**
+         * P-4: HttpClient sets the read timeout here (the pool's default, then each exchange's own); it
+         * becomes the gap {@link ReadGaps} keeps, and the socket itself reads without a timeout.
+         */
+        @Override
+        public void setSocketTimeout(Timeout timeout) {
+            ReadGaps.Gap watched = gap;
+            if (watched != null) {
+                watched.limit(Timeout.isPositive(timeout) ? timeout.toNanoseconds() : 0);
+            }
+            super.setSocketTimeout(Timeout.DISABLED);
         }
 
         @Override
@@ -218,9 +252,31 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
         }
 
         private void forget() {
+            ReadGaps.Gap watched = gap;
+            if (watched != null) {
+                watched.end();
+            }
             idle = false;
             if (remote != null) {
                 lastReleased.remove(remote, this);
+            }
+        }
+
+        /** The bound socket, its reads timed by this connection's gap (watched from the bind on). */
+        private final class GapTimedSocket extends SocketHolder {
+            GapTimedSocket(Socket socket) {
+                super(socket);
+                gap = readGaps.watch(() -> close(CloseMode.IMMEDIATE));
+            }
+
+            GapTimedSocket(SSLSocket sslSocket, Socket socket) {
+                super(sslSocket, socket);
+                gap = readGaps.watch(() -> close(CloseMode.IMMEDIATE));
+            }
+
+            @Override
+            protected InputStream getInputStream(Socket socket) throws IOException {
+                return gap.timing(super.getInputStream(socket));
             }
         }
     }
