@@ -296,9 +296,10 @@ start_detour() {
   log "starting Detour on :$P_DETOUR ($DETOUR_JAVA_HOME, $DETOUR_FLAGS)"
   # shellcheck disable=SC2086 # DETOUR_FLAGS is a list of JVM flags
   # the bench client is one loopback address standing for 1,000 clients: lift X-4's per-address cap (256), which
-  # would otherwise close the held streams over it as they open (behind nginx, a trusted proxy is exempt anyway)
+  # would otherwise close the held streams over it as they open (behind nginx, a trusted proxy is exempt anyway);
+  # the alert channel posts to the bench's loopback nginx, a private target W-1 refuses unless allowed
   start_bg "$WORK/detour.log" env DETOUR_BIND=127.0.0.1 DETOUR_PORT="$P_DETOUR" DETOUR_MAX_CONNECTIONS_PER_ADDRESS=100000 \
-    DETOUR_DATA_DIR="$DETOUR_DATA" DETOUR_ADMIN_TOKEN="$DETOUR_ADMIN_TOKEN" \
+    DETOUR_ALERT_PRIVATE_TARGETS=true DETOUR_DATA_DIR="$DETOUR_DATA" DETOUR_ADMIN_TOKEN="$DETOUR_ADMIN_TOKEN" \
     DETOUR_ADMIN_PASSWORD="bench-console-$RANDOM$RANDOM" \
     "$DETOUR_JAVA_HOME/bin/java" $DETOUR_FLAGS -jar "$JAR"
   DETOUR_PID="${PIDS[-1]}"
