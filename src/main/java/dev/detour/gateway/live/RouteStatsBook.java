@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * S-3 {@code stability} / {@code latency} inputs from real traffic only (probes never feed it):
@@ -67,7 +69,16 @@ public final class RouteStatsBook {
         }
     }
 
+    /**
+     * One route's window. Request threads never wait for it: an outcome is queued and applied by whichever
+     * thread holds the ring at that moment (itself when it is free). A lock here made a convoy under load —
+     * with a few accounts every ring has several requests finishing at once, and on a busy two-core machine a
+     * holder descheduled mid-update kept the others parked for tens of milliseconds (JFR, session 14).
+     */
     private static final class Ring {
+        private final ConcurrentLinkedQueue<Long> queued = new ConcurrentLinkedQueue<>();
+        /** Held by the one thread applying queued outcomes; the fields below are written only under it. */
+        private final AtomicBoolean applying = new AtomicBoolean();
         private final boolean[] outcomes = new boolean[WINDOW];
         private final long[] ttfts = new long[WINDOW];
         /** The same first-token times in ascending order, kept so on every add: the p95 is read, not sorted. */
@@ -77,10 +88,35 @@ public final class RouteStatsBook {
         private int successesInWindow;
         private int ttftCount;
         private int ttftNext;
-        /** The stats of the current window, replaced on every add: selections read it without taking the lock. */
+        /** The stats of the current window, replaced after every batch of outcomes: read without any lock. */
         private volatile RouteStats cached;
 
-        synchronized void add(boolean success, Integer ttftMs) {
+        void add(boolean success, Integer ttftMs) {
+            queued.add(encode(success, ttftMs));
+            // re-checked after letting go: an outcome queued while this thread was applying, by a thread that
+            // then found the ring taken, is applied here rather than left until the route's next outcome
+            while (!queued.isEmpty() && applying.compareAndSet(false, true)) {
+                try {
+                    for (Long outcome = queued.poll(); outcome != null; outcome = queued.poll()) {
+                        apply(outcome);
+                    }
+                    // computed once per batch here rather than by the readers: every request reads the stats
+                    cached = new RouteStats(successesInWindow, outcomeCount - successesInWindow, p95(), ttftCount);
+                } finally {
+                    applying.set(false);
+                }
+            }
+        }
+
+        /** Bit 0 the success, the rest the first-token time plus one (0: none to sample). */
+        private static long encode(boolean success, Integer ttftMs) {
+            long ttft = success && ttftMs != null && ttftMs >= 0 ? ttftMs + 1L : 0L;
+            return ttft << 1 | (success ? 1 : 0);
+        }
+
+        private void apply(long outcome) {
+            boolean success = (outcome & 1) == 1;
+            long ttftPlusOne = outcome >>> 1;
             if (outcomeCount == WINDOW && outcomes[outcomeNext]) {
                 successesInWindow--; // the oldest outcome leaves the window
             }
@@ -88,7 +124,8 @@ public final class RouteStatsBook {
             successesInWindow += success ? 1 : 0;
             outcomeNext = (outcomeNext + 1) % WINDOW;
             outcomeCount = Math.min(WINDOW, outcomeCount + 1);
-            if (success && ttftMs != null && ttftMs >= 0) {
+            if (ttftPlusOne > 0) {
+                long ttftMs = ttftPlusOne - 1;
                 if (ttftCount == WINDOW) {
                     removeSorted(ttfts[ttftNext]); // the oldest time leaves the window
                     ttftCount--;
@@ -98,9 +135,6 @@ public final class RouteStatsBook {
                 ttftNext = (ttftNext + 1) % WINDOW;
                 ttftCount++;
             }
-            // computed once per outcome here rather than by the next readers: under load every request adds an
-            // outcome, and readers that found the cache empty queued on this lock to compute the same stats
-            cached = new RouteStats(successesInWindow, outcomeCount - successesInWindow, p95(), ttftCount);
         }
 
         /** Null only between the ring's creation and its first outcome: the route reads as unsampled. */

@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.Random;
+import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.Test;
 
 class RouteStatsBookTest {
@@ -74,6 +75,39 @@ class RouteStatsBookTest {
                 }
                 assertEquals(sortedWindowStats(outcomes, ttfts), book.of(7, "m"), "seed " + seed + ", outcome " + i);
             }
+        }
+    }
+
+    @Test
+    void outcomesRecordedAtOnceByManyThreadsAreAllCountedWhenTheyReturn() throws Exception {
+        // 8 threads x 12 outcomes = 96, all inside the window: once every thread is back, no outcome may be left
+        // queued or lost (one queued while another thread applied is applied by that thread before it lets go)
+        for (int round = 0; round < 50; round++) {
+            RouteStatsBook book = new RouteStatsBook();
+            CyclicBarrier start = new CyclicBarrier(8);
+            Thread[] threads = new Thread[8];
+            for (int t = 0; t < threads.length; t++) {
+                int ttft = t;
+                threads[t] = new Thread(() -> {
+                    try {
+                        start.await();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    for (int i = 0; i < 12; i++) {
+                        book.record(3, "m", i % 4 != 0, ttft);
+                    }
+                });
+                threads[t].start();
+            }
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            RouteStats stats = book.of(3, "m");
+            assertEquals(72, stats.successes(), "round " + round);
+            assertEquals(24, stats.failures(), "round " + round);
+            assertEquals(72, stats.ttftSamples(), "round " + round);
+            assertEquals(7L, stats.p95TtftMs(), "round " + round + ": the 69th of 72 sorted, one of the nine 7s");
         }
     }
 
