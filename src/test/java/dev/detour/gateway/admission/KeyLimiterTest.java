@@ -18,6 +18,8 @@ import dev.detour.testkit.MutableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class KeyLimiterTest {
@@ -43,6 +45,51 @@ class KeyLimiterTest {
         KeyLimiter.Admission second = limiter.admit(key);
         assertFalse(second.refused());
         assertTrue(limiter.admit(key).refused(), "a second release of the first gave nothing back twice");
+    }
+
+    @Test
+    void manyThreadsAdmittingAndReleasingAtOnceNeverHoldMoreThanTheConcurrencyLimit() throws Exception {
+        // releases and usage no longer take the key's lock: the check-and-add of the admission still must not let
+        // a fourth request in, and every usage reported from any thread must be counted by the next reader
+        KeyLimiter limiter = new KeyLimiter(clock);
+        KeyEntry key = key(new KeyLimits(null, 1_000_000L, 3, Map.of()));
+        AtomicInteger holding = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        AtomicInteger admitted = new AtomicInteger();
+        CyclicBarrier start = new CyclicBarrier(8);
+        Thread[] threads = new Thread[8];
+        for (int t = 0; t < threads.length; t++) {
+            threads[t] = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                for (int i = 0; i < 2_000; i++) {
+                    KeyLimiter.Admission a = limiter.admit(key);
+                    if (a.refused()) {
+                        continue;
+                    }
+                    most.accumulateAndGet(holding.incrementAndGet(), Math::max);
+                    admitted.incrementAndGet();
+                    limiter.used(key.id(), 1, 0);
+                    holding.decrementAndGet();
+                    a.release();
+                }
+            });
+            threads[t].start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertTrue(most.get() <= 3, "at most 3 held at once, saw " + most.get());
+        assertTrue(admitted.get() > 0);
+        LimitCheck.Headroom tokens = limiter.headroom(key).stream()
+                .filter(h -> h.kind() == LimitKind.TOKENS).findFirst().orElseThrow();
+        assertEquals(admitted.get(), tokens.used(), "every admitted request's token counted");
+        LimitCheck.Headroom concurrent = limiter.headroom(key).stream()
+                .filter(h -> h.kind() == LimitKind.CONCURRENT).findFirst().orElseThrow();
+        assertEquals(0, concurrent.used(), "every hold released");
     }
 
     @Test
