@@ -10,7 +10,7 @@ import java.util.Set;
  * B-2: reads an Anthropic Messages stream: {@code message_start} (id, model, input usage), blocks by
  * {@code content_block_start / _delta / _stop} (text, tool_use with {@code input_json_delta}, thinking with
  * {@code thinking_delta} and its {@code signature_delta}), {@code message_delta} (stop reason, stop
- * sequence, output usage), {@code message_stop} (the end), {@code ping} (nothing) and {@code error}. A
+ * sequence, output usage), {@code message_stop} (the end), {@code ping} (the client's keep-alive) and {@code error}. A
  * {@code redacted_thinking} block is thinking without text whose {@code data} is its proof. Server tool
  * blocks (their tools are refused before dispatch) are passed over with their deltas. The event's
  * {@code type} in the data decides, the {@code event:} line is a fallback.
@@ -45,6 +45,7 @@ final class MessagesStreamReader implements StreamReader {
                         StreamReader.text(delta, "stop_sequence"));
             }
             case "message_stop" -> to.end();
+            case "ping" -> to.keepAlive();
             case "error" -> {
                 JsonNode error = data.path("error");
                 to.error(StreamReader.text(error, "type"), StreamReader.text(error, "message"));

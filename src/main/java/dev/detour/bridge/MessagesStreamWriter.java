@@ -82,6 +82,11 @@ final class MessagesStreamWriter extends StreamWriter {
     }
 
     @Override
+    protected void onKeepAlive() {
+        event("ping", JSON.createObjectNode().put("type", "ping"));
+    }
+
+    @Override
     protected void onError(String type, String message) {
         ObjectNode error = JSON.createObjectNode().put("type", "error");
         error.putObject("error").put("type", anthropicType(type)).put("message", message);

@@ -7,13 +7,18 @@ import java.nio.charset.StandardCharsets;
  * B-2: an upstream's SSE bytes, fed as they arrive, cut into events ({@code event:} name and data). Unlike
  * the gateway's first-frame framer it hands over every event a read completes, in order. A line or a UTF-8
  * character cut across reads waits in a buffer; data is decoded once per event, so a split character is
- * never mangled. Lines end at \n, \r\n or \r; comments, {@code id:} and {@code retry:} carry nothing here.
+ * never mangled. Lines end at \n, \r\n or \r; a comment line (an upstream's keep-alive) is reported as such,
+ * {@code id:} and {@code retry:} carry nothing here.
  * Not thread-safe: one per stream.
  */
 final class SseStreamDecoder {
     /** Receives each completed event; the name is null when the event had no {@code event:} line. */
     interface Listener {
         void event(String name, String data);
+
+        /** A comment line ({@code : …}): upstreams send them to keep a quiet connection open. */
+        default void comment() {
+        }
     }
 
     private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
@@ -61,6 +66,10 @@ final class SseStreamDecoder {
         firstLine = false;
         if (l.length == from) {
             endEvent(listener);
+            return;
+        }
+        if (l[from] == ':') {
+            listener.comment();
             return;
         }
         int colon = from;

@@ -37,7 +37,17 @@ public final class StreamBridge {
     private final SseStreamDecoder decoder = new SseStreamDecoder();
     private final StreamReader reader;
     private final StreamWriter writer;
-    private final SseStreamDecoder.Listener listener = this::translate;
+    private final SseStreamDecoder.Listener listener = new SseStreamDecoder.Listener() {
+        @Override
+        public void event(String name, String data) {
+            translate(name, data);
+        }
+
+        @Override
+        public void comment() {
+            writer.keepAlive();
+        }
+    };
     private int unreadable;
     private boolean broken;
 

@@ -119,6 +119,17 @@ abstract class StreamWriter {
         onEnd(reason, stopSequence, usage);
     }
 
+    /**
+     * The upstream said it is still there (an SSE comment, an Anthropic {@code ping}): the client hears the same in
+     * its protocol, so a proxy's idle timeout in front does not cut a long pause (a model thinking). Only once the
+     * answer started: before it, bytes to the client would commit the request to this upstream.
+     */
+    final void keepAlive() {
+        if (started && !over()) {
+            onKeepAlive();
+        }
+    }
+
     /** The upstream sent an error event: the client protocol's error event, once, and nothing after it. */
     final void error(String type, String message) {
         if (over()) {
@@ -185,6 +196,11 @@ abstract class StreamWriter {
      */
     protected final String sealedProof() {
         return proof == null ? BridgedReasoning.carry(EndpointFamily.MESSAGES, null) : BridgedReasoning.wrap(proof);
+    }
+
+    /** An SSE comment, which every OpenAI client skips; the Messages writer sends Anthropic's {@code ping}. */
+    protected void onKeepAlive() {
+        write(": keep-alive\n\n");
     }
 
     /** One SSE event with a name (Messages, Responses). */

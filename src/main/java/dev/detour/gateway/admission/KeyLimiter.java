@@ -30,7 +30,7 @@ import java.util.function.LongUnaryOperator;
  * its end ({@link Admission#release}) and its usage ({@link #used}) do not wait for it — the usage is queued and
  * counted by the next thread that takes the lock (an admission, /my's headroom or the sync), before it reads. Three
  * lock rounds per request made a convoy under load on two cores (JFR, session 15: request threads parked > 10 ms
- * on one key's lock 900 times in 20 s; 7.5k req/s with limits on the key against ~18k without).
+ * on one key's lock ~900 times in 20 s; 12–15k req/s with limits on the key against 18–20k without).
  */
 public final class KeyLimiter {
     /** {@link LimitKind#values()} copies its array on each call; {@link #used} runs for every answer. */
