@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# A quick A/B harness for one change (not a report): a cold Detour on a fresh data dir, one group of
+# SLICES_ACCOUNTS accounts, one key, then wrk -t2 -c16 in 5 s slices; per slice req/s and Detour's CPU
+# (user + system, µs) per request. Optionally a flight recording at the plateau, to see where requests wait.
+#
+#     bench/slices.sh [JAR=target/detour.jar] [SLICES=20] [JFR_FILE]
+#
+#   SLICES_JAVA       the java that runs Detour (default Java 17: /usr/lib/jvm/java-17-openjdk-amd64/bin/java)
+#   SLICES_FLAGS      extra JVM flags (e.g. -XX:CICompilerCount=6); -Xmx512m always
+#   SLICES_ACCOUNTS   accounts in the group (default 4)
+#   SLICES_UPSTREAM   the accounts' base URL (default: Detour's own fake upstream, started here on JDK 25);
+#                     an nginx `return 200` with a chat completion costs the machine less (see bench/run.sh)
+#   SLICES_KEY        the key's JSON (default {"name":"bench"}; bench/run.sh's limits: see key_json there)
+#   SLICES_JFR_DELAY / SLICES_JFR_SECONDS   when the recording starts (s after start, default 75) and lasts (20)
+#
+# Read a recording's waits (parks and monitor waits > 10 ms with settings=profile) by Detour frame:
+#     jfr print --events jdk.ThreadPark,jdk.JavaMonitorEnter --stack-depth 8 FILE \
+#       | grep line: | grep dev.detour | sort | uniq -c | sort -rn | head
+set -u
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+JAR="$(readlink -f "${1:-$ROOT/target/detour.jar}")"
+SLICES="${2:-20}"
+JFR="${3:-}"
+JAVA="${SLICES_JAVA:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}"
+J25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+ACCOUNTS="${SLICES_ACCOUNTS:-4}"
+WORK="$(mktemp -d "$ROOT/target/slices.XXXX")" # not under /tmp: Detour refuses a data dir there
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$WORK/data"; }
+trap cleanup EXIT
+command -v wrk >/dev/null || { echo "slices.sh needs wrk (apt-get install wrk)" >&2; exit 1; }
+[[ -f "$JAR" ]] || { echo "no $JAR (./mvnw -q -DskipTests package)" >&2; exit 1; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+UPSTREAM="${SLICES_UPSTREAM:-}"
+if [[ -z "$UPSTREAM" ]]; then
+  p_fake="$(free_port)"
+  setsid "$J25" -cp "$JAR" dev.detour.fake.Main bench "$p_fake" >"$WORK/fake.log" 2>&1 &
+  PIDS+=("$!")
+  UPSTREAM="http://127.0.0.1:$p_fake"
+fi
+PORT="$(free_port)"
+TOKEN="slices-admin-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+flags=(-Xmx512m ${SLICES_FLAGS:-})
+[[ -z "$JFR" ]] || flags+=("-XX:StartFlightRecording=filename=$JFR,settings=profile,delay=${SLICES_JFR_DELAY:-75}s,duration=${SLICES_JFR_SECONDS:-20}s")
+DETOUR_BIND=127.0.0.1 DETOUR_PORT="$PORT" DETOUR_DATA_DIR="$WORK/data" DETOUR_ADMIN_TOKEN="$TOKEN" \
+  DETOUR_ADMIN_PASSWORD="slices-console-$RANDOM$RANDOM" setsid "$JAVA" "${flags[@]}" -jar "$JAR" >"$WORK/detour.log" 2>&1 &
+DETOUR_PID=$!
+PIDS+=("$DETOUR_PID")
+until grep -q "^Detour is ready" "$WORK/detour.log" 2>/dev/null; do
+  kill -0 "$DETOUR_PID" 2>/dev/null || { tail -20 "$WORK/detour.log" >&2; exit 1; }
+  sleep 0.1
+done
+admin() { curl -sf -X "$1" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data "$3" "http://127.0.0.1:$PORT$2"; }
+admin POST /admin/api/groups '{"name":"bench"}' >/dev/null || { echo "POST /admin/api/groups failed" >&2; exit 1; }
+for ((n = 1; n <= ACCOUNTS; n++)); do
+  admin POST /admin/api/accounts "{\"name\":\"json-$n\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"$UPSTREAM\",\"api_key\":\"sk-bench-json-$n-0001\",\"model_mappings\":[{\"from\":\"bench-json\",\"to\":\"bench-json\"}],\"weight\":10}" >/dev/null \
+    || { echo "POST /admin/api/accounts failed" >&2; exit 1; }
+done
+KEY="$(admin POST /admin/api/keys "${SLICES_KEY:-{\"name\":\"bench\"\}}" | grep -o '"key" *: *"dtr-[^"]*"' | sed 's/.*"\(dtr-[^"]*\)"/\1/')"
+[[ -n "$KEY" ]] || { echo "POST /admin/api/keys returned no key" >&2; exit 1; }
+ticks="$(getconf CLK_TCK)"
+cpu() { awk '{ print $14 + $15 }' "/proc/$DETOUR_PID/stat"; }
+echo "$(basename "$JAR") on $JAVA ${flags[*]}; $ACCOUNTS accounts on $UPSTREAM"
+for ((s = 1; s <= SLICES; s++)); do
+  before="$(cpu)"
+  out="$(BENCH_BEARER="$KEY" wrk -t2 -c16 -d5s -s "$ROOT/bench/post.lua" "http://127.0.0.1:$PORT/v1/chat/completions")"
+  after="$(cpu)"
+  requests="$(sed -n 's/^wrk.requests=//p' <<<"$out")"
+  if grep -q "Non-2xx" <<<"$out"; then echo "slice $s: $(grep Non-2xx <<<"$out") — not a measurement" >&2; exit 1; fi
+  echo "slice $s: $(( requests / 5 )) req/s, $(( requests > 0 ? (after - before) * 1000000 / ticks / requests : 0 )) µs CPU per request"
+done
