@@ -95,7 +95,7 @@ final class ChatStreamReader implements StreamReader {
         String name = StreamReader.text(function, "name");
         String arguments = StreamReader.text(function, "arguments");
         int slot = slotOf(call.path("index"), id);
-        if (streamed < 0 && held.isEmpty()) {
+        if (streamed < 0) { // the answer's first call: nothing is held before it
             streamed = slot;
             to.blockStart(Kind.TOOL_CALL, id, name);
             open = Kind.TOOL_CALL;
