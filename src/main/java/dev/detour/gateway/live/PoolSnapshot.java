@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -58,8 +59,14 @@ public final class PoolSnapshot {
         }
     }
 
+    /** Reads one reload makes without the write lock while patches keep racing them; then one under it. */
+    static final int READS_WITHOUT_LOCK = 3;
     private final PoolStore store;
     private final ReentrantLock writes = new ReentrantLock();
+    /** One reload at a time, so an older read never replaces a newer one; the request path never takes it. */
+    private final ReentrantLock reloads = new ReentrantLock();
+    /** Patches so far (own state changes, pending writes made durable); counted under {@code writes}. */
+    private final AtomicLong patches = new AtomicLong();
     private volatile View view;
     private volatile UnaryOperator<View> overlay = UnaryOperator.identity();
     /** When the refresher last saw the database agree with this snapshot (D-1 readiness), monotonic. */
@@ -105,10 +112,14 @@ public final class PoolSnapshot {
         this.overlay = pending;
     }
 
-    /** Runs {@code work} holding the write lock (no reload or patch in between). */
+    /**
+     * Runs {@code work} holding the write lock (no reload's install or patch in between); counted as a patch, so
+     * a reload whose read began before it reads again (StateWrites drops a durable write from the overlay here).
+     */
     public void whileLocked(Runnable work) {
         writes.lock();
         try {
+            patches.incrementAndGet();
             work.run();
         } finally {
             writes.unlock();
@@ -119,28 +130,66 @@ public final class PoolSnapshot {
     public void update(UnaryOperator<View> change) {
         writes.lock();
         try {
+            patches.incrementAndGet();
             view = change.apply(view);
         } finally {
             writes.unlock();
         }
     }
 
-    /** Reloads under the write lock so a concurrent own-write patch is never overwritten by older data. */
+    /**
+     * Reads the pool and installs it with the overlay of writes not yet durable. D-1: the database is read
+     * without the write lock, so a request patching its own state change never waits on a slow or frozen
+     * database (a read may take up to the driver's socket timeout). A patch made while the read ran may be
+     * newer than what was read (a change whose write landed after the read and then left the overlay): that
+     * read is not installed but made again. After {@link #READS_WITHOUT_LOCK} such races (a storm of state
+     * changes on a database that answers) the last read holds the lock, as every read once did: a reload
+     * always ends with the database's current pool, never with an older one.
+     */
     public void reload() {
-        writes.lock();
+        reloads.lock();
         try {
-            PoolStore.PoolData data = store.load();
-            Map<Long, Account> byId = new LinkedHashMap<>();
-            data.accounts().forEach(a -> byId.put(a.id(), a));
-            Map<ModelStateKey, ModelState> models = new HashMap<>();
-            data.modelStates().forEach(s -> models.put(new ModelStateKey(s.accountId(), s.modelKey()), s));
-            view = overlay.apply(new View(data.revision(), List.copyOf(byId.values()), byId, models, data.groups(),
-                    data.keysByHash(), data.apiKeys(), data.served()));
-            confirmedNanos = System.nanoTime();
+            boolean installed = false;
+            for (int read = 0; read < READS_WITHOUT_LOCK && !installed; read++) {
+                long patchesBefore = patches.get();
+                View loaded = viewOf(store.load());
+                writes.lock();
+                try {
+                    if (patches.get() == patchesBefore) {
+                        install(loaded);
+                        installed = true;
+                    }
+                } finally {
+                    writes.unlock();
+                }
+            }
+            if (!installed) {
+                writes.lock();
+                try {
+                    install(viewOf(store.load()));
+                } finally {
+                    writes.unlock();
+                }
+            }
         } finally {
-            writes.unlock();
+            reloads.unlock();
         }
         reloadListeners.forEach(Runnable::run);
+    }
+
+    /** Under the write lock: the loaded pool with the writes not yet durable laid over it. */
+    private void install(View loaded) {
+        view = overlay.apply(loaded);
+        confirmedNanos = System.nanoTime();
+    }
+
+    private static View viewOf(PoolStore.PoolData data) {
+        Map<Long, Account> byId = new LinkedHashMap<>();
+        data.accounts().forEach(a -> byId.put(a.id(), a));
+        Map<ModelStateKey, ModelState> models = new HashMap<>();
+        data.modelStates().forEach(s -> models.put(new ModelStateKey(s.accountId(), s.modelKey()), s));
+        return new View(data.revision(), List.copyOf(byId.values()), byId, models, data.groups(),
+                data.keysByHash(), data.apiKeys(), data.served());
     }
 
     /** Patches one account and replaces all its model rows (this instance's own write). */

@@ -24,7 +24,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -98,6 +100,64 @@ class StateRecorderTest {
         assertEquals(T0.plusSeconds(10), row.cooldownUntil());
     }
 
+    /**
+     * D-1: a reload reads the database without the snapshot's write lock. Before, a failure seen while the
+     * refresher's read hung on a frozen database waited for that read (up to the driver's 30 s socket timeout):
+     * the client's request with it.
+     */
+    @Test
+    void aFailureIsAppliedAtOnceWhileAReloadWaitsOnAFrozenDatabase() throws InterruptedException {
+        CountDownLatch thaw = store.holdNextRead();
+        Thread reload = started("reload", snapshot::reload);
+        store.awaitHeldRead();
+        Thread request = started("request", () -> recorder.onFailure(a, "upstream-gpt", failure503(), T0));
+        await(() -> !request.isAlive(), "the request's failure applied while the reload waits on the database");
+        assertTrue(reload.isAlive(), "the reload was still waiting for its read");
+        assertEquals(T0.plusSeconds(10), cooldownOfA(), "the next request already sees the cooldown");
+
+        thaw.countDown();
+        reload.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(reload.isAlive(), "the reload ended once the database answered");
+        assertEquals(T0.plusSeconds(10), cooldownOfA(), "the reloaded pool keeps the cooldown");
+    }
+
+    /**
+     * The race that once made reads hold the lock: a read taken before a pending write landed, installed after
+     * that write left the overlay, would undo the write in memory until the next reload. Such a read is made
+     * again.
+     */
+    @Test
+    void aWriteThatLandsWhileAReloadReadsIsNotUndoneByThatOlderRead() throws InterruptedException {
+        store.down = true;
+        recorder.onFailure(a, "upstream-gpt", failure503(), T0);
+        CountDownLatch thaw = store.holdNextRead();
+        Thread reload = started("reload", snapshot::reload);
+        store.awaitHeldRead(); // this read has the pool without the failure
+        store.down = false;
+        await(() -> writes.pending() == 0, "the failure landed and left the overlay while the read waited");
+        int readsBefore = store.reads.get();
+
+        thaw.countDown();
+        reload.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(reload.isAlive(), "the reload ended");
+        assertEquals(T0.plusSeconds(10), cooldownOfA(), "the older read was not installed over the landed write");
+        assertTrue(store.reads.get() > readsBefore, "the reload read the pool again");
+        assertEquals(1, store.row(new ModelStateKey(1, "upstream-gpt")).transientFailureCount());
+    }
+
+    private Instant cooldownOfA() {
+        ModelState row = snapshot.view().models().get(new ModelStateKey(1, "upstream-gpt"));
+        assertNotNull(row, "a's row is in the snapshot");
+        return row.cooldownUntil();
+    }
+
+    private static Thread started(String name, Runnable work) {
+        Thread thread = new Thread(work, name);
+        thread.setDaemon(true); // a regression hangs the thread, not the test JVM
+        thread.start();
+        return thread;
+    }
+
     @Test
     void aWriteRetriedAfterAnUnconfirmedCommitCountsOnce() {
         store.commitThenFail = 1; // the commit reaches the database, its answer is lost
@@ -129,16 +189,41 @@ class StateRecorderTest {
     private static final class FlakyStore implements PoolStore {
         final InMemoryPoolStore memory = new InMemoryPoolStore();
         final List<String> applied = new ArrayList<>();
+        final AtomicInteger reads = new AtomicInteger();
         volatile boolean down;
         volatile int commitThenFail;
+        private volatile CountDownLatch thaw;
+        private final CountDownLatch heldRead = new CountDownLatch(1);
 
         FlakyStore(List<Account> initial) {
             initial.forEach(x -> memory.account(x, "sk-" + x.id()));
         }
 
+        /** The next read takes the pool as it is now and answers only once the returned latch is counted down. */
+        CountDownLatch holdNextRead() {
+            thaw = new CountDownLatch(1);
+            return thaw;
+        }
+
+        void awaitHeldRead() throws InterruptedException {
+            assertTrue(heldRead.await(30, TimeUnit.SECONDS), "a read began");
+        }
+
         @Override
         public PoolData load() {
-            return memory.load();
+            PoolData data = memory.load();
+            reads.incrementAndGet();
+            CountDownLatch until = thaw;
+            if (until != null) { // a frozen database: the answer comes late
+                thaw = null;
+                heldRead.countDown();
+                try {
+                    until.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return data;
         }
 
         @Override
