@@ -251,11 +251,14 @@ class ScaleOutFaultsOnGaleraIT {
         Traffic traffic = Traffic.start(pool, OUTAGE, "outage", CLIENTS);
         boolean down = false;
         int servedInOutage;
+        long goneAt = 0;
+        long restartAt = 0;
+        long restartedAt = 0;
         try {
             traffic.awaitMore(20, "traffic before the outage");
             cluster.killAll();
             down = true;
-            long goneAt = System.nanoTime();
+            goneAt = System.nanoTime();
             for (DetourProcess instance : serving) {
                 Traffic.awaitUpTo(Duration.ofMinutes(1), () -> get(instance, "/readyz").body()
                         .contains("database: unavailable since"), instance + " reports the outage on /readyz");
@@ -277,8 +280,9 @@ class ScaleOutFaultsOnGaleraIT {
                         || GaleraPool.metric(instance, "detour_event_journal_spilled") == 1, instance
                         + " holds the outage's events (queue and journal) for the database");
             }
-            long restartAt = System.nanoTime();
+            restartAt = System.nanoTime();
             String account = cluster.restart();
+            restartedAt = System.nanoTime();
             down = false;
             System.out.println("G-5 the whole cluster gone for " + Duration.ofNanos(System.nanoTime() - goneAt).toMillis()
                     + " ms; the restart (bootstrap of the most advanced node, two joins) took "
@@ -292,6 +296,11 @@ class ScaleOutFaultsOnGaleraIT {
         }
         System.out.println("G-5 whole cluster gone: " + traffic.sent() + " requests through nginx, " + servedInOutage
                 + " served while it was gone, answers " + traffic.answers());
+        for (Traffic.Failed f : traffic.failed()) { // when, against the outage's moments (ms), to tell a cause
+            System.out.println("G-5 not 200: " + f + " sent " + (f.startedAt() - goneAt) / 1_000_000
+                    + " ms after the kill, " + (f.startedAt() - restartAt) / 1_000_000 + " ms after the restart began, "
+                    + (f.startedAt() - restartedAt) / 1_000_000 + " ms after it ended");
+        }
         assertEquals(List.of(), traffic.failedOtherThanBodyRate(), "no request failed while the cluster was gone");
 
         long expected = eventsBefore + traffic.served();

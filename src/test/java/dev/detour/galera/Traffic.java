@@ -25,9 +25,10 @@ import java.util.regex.Pattern;
 final class Traffic {
     /**
      * A request that was not answered 200 (status -1: no answer), with the answer's {@code error.code} ("" when
-     * none), sent at {@code startedAt} (nanoTime).
+     * none), sent at {@code startedAt} (nanoTime), after {@code millis}; {@code detail}: the client's exception
+     * when no answer came (what a failed run must tell), else "".
      */
-    record Failed(String id, int status, String code, long startedAt) {
+    record Failed(String id, int status, String code, long startedAt, long millis, String detail) {
         /** X-4's minimum body rate (408 request.too_slow): on the loaded test machine, not a database effect. */
         boolean bodyTooSlow() {
             return status == 408 && code.equals("request.too_slow");
@@ -58,18 +59,21 @@ final class Traffic {
                     long startedAt = System.nanoTime();
                     int status;
                     String body;
+                    String detail = "";
                     try {
                         HttpResponse<String> answer = pool.chat(pool.nginx.url(), model, id);
                         status = answer.statusCode();
                         body = answer.body();
                     } catch (IOException | InterruptedException e) {
                         status = -1;
-                        body = e.toString();
+                        body = "";
+                        detail = e.toString();
                     }
+                    long millis = (System.nanoTime() - startedAt) / 1_000_000;
                     traffic.sent.incrementAndGet();
                     traffic.answers.computeIfAbsent(status, s -> new AtomicInteger()).incrementAndGet();
                     if (status != 200) {
-                        traffic.failed.add(new Failed(id, status, field(CODE, body), startedAt));
+                        traffic.failed.add(new Failed(id, status, field(CODE, body), startedAt, millis, detail));
                     }
                 }
             });

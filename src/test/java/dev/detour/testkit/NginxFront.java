@@ -41,7 +41,10 @@ public final class NginxFront implements AutoCloseable {
                 error_log %1$s/error.log;
                 events { worker_connections 1024; }
                 http {
-                    access_log %1$s/access.log;
+                    log_format timed '$remote_addr [$time_iso8601] "$request" $status $body_bytes_sent'
+                                     ' rt=$request_time upstream=$upstream_addr us=$upstream_status'
+                                     ' urt=$upstream_response_time';
+                    access_log %1$s/access.log timed;
                     client_body_temp_path %1$s/tmp/body;
                     proxy_temp_path %1$s/tmp/proxy;
                     fastcgi_temp_path %1$s/tmp/fastcgi;
