@@ -13,22 +13,46 @@ public record KeyUsage(Map<LimitKind, Map<Long, Long>> synced, Map<LimitKind, Ma
         int inFlight) {
     public static final KeyUsage NONE = new KeyUsage(Map.of(), Map.of(), 0);
 
-    public long synced(LimitKind kind, Instant now) {
-        return RollingCount.sum(kind.window(), synced.getOrDefault(kind, Map.of()), now);
+    /**
+     * One kind's window at {@code now}: each count's sum and the oldest bucket with a count in either
+     * ({@code Long.MAX_VALUE} when none). N-8: an admission reads all three under its key's lock, so each map is
+     * walked once (it was walked six to eight times per limit, and every request of a key waits for that lock).
+     */
+    public record Window(long synced, long unsynced, long oldestBucket) {
+        public long total() {
+            return synced + unsynced;
+        }
     }
 
-    public long unsynced(LimitKind kind, Instant now) {
-        return RollingCount.sum(kind.window(), unsynced.getOrDefault(kind, Map.of()), now);
+    public Window window(LimitKind kind, Instant now) {
+        long first = RollingCount.oldestLive(kind.window(), now);
+        long current = RollingCount.bucket(kind.window(), now);
+        Part known = Part.of(synced.getOrDefault(kind, Map.of()), first, current);
+        Part mine = Part.of(unsynced.getOrDefault(kind, Map.of()), first, current);
+        return new Window(known.sum(), mine.sum(), Math.min(known.oldest(), mine.oldest()));
     }
 
     public long total(LimitKind kind, Instant now) {
-        return synced(kind, now) + unsynced(kind, now);
+        return window(kind, now).total();
     }
 
-    /** The oldest bucket inside the window with a count in either map, {@code Long.MAX_VALUE} when none has one. */
-    public long oldestLiveBucket(LimitKind kind, Instant now) {
-        return Math.min(RollingCount.oldestCounted(kind.window(), synced.getOrDefault(kind, Map.of()), now),
-                RollingCount.oldestCounted(kind.window(), unsynced.getOrDefault(kind, Map.of()), now));
+    /** One count's buckets inside [first, current]: their sum and the oldest with a positive amount. */
+    private record Part(long sum, long oldest) {
+        static Part of(Map<Long, Long> buckets, long first, long current) {
+            long sum = 0;
+            long oldest = Long.MAX_VALUE;
+            for (Map.Entry<Long, Long> e : buckets.entrySet()) {
+                long bucket = e.getKey();
+                if (bucket >= first && bucket <= current) {
+                    long amount = e.getValue();
+                    sum += amount;
+                    if (amount > 0 && bucket < oldest) {
+                        oldest = bucket;
+                    }
+                }
+            }
+            return new Part(sum, oldest);
+        }
     }
 
     /** Both counts of {@code kind} added up per bucket. */

@@ -48,11 +48,12 @@ public final class LimitCheck {
             if (limit == null) {
                 continue;
             }
-            Headroom wait = refusal(kind, limit, usage, share, now);
+            KeyUsage.Window window = kind == LimitKind.CONCURRENT ? null : usage.window(kind, now);
+            Headroom wait = refusal(kind, limit, usage, window, share, now);
             if (wait != null && (refused == null || wait.resetSeconds() > refused.resetSeconds())) {
                 refused = wait;
             }
-            Headroom after = withThisRequest(kind, limit, usage, share, now);
+            Headroom after = withThisRequest(kind, limit, usage, window, share, now);
             tightest = tightest == null || TIGHTEST.compare(after, tightest) < 0 ? after : tightest;
         }
         if (refused != null) {
@@ -79,20 +80,22 @@ public final class LimitCheck {
         return out;
     }
 
-    /** Why {@code kind} refuses now, as a headroom whose reset is the wait, or null when it admits. */
-    private static Headroom refusal(LimitKind kind, long limit, KeyUsage usage, LongUnaryOperator share,
-            Instant now) {
+    /**
+     * Why {@code kind} refuses now, as a headroom whose reset is the wait, or null when it admits; {@code window}:
+     * the kind's counts now (null for the concurrency).
+     */
+    private static Headroom refusal(LimitKind kind, long limit, KeyUsage usage, KeyUsage.Window window,
+            LongUnaryOperator share, Instant now) {
         if (kind == LimitKind.CONCURRENT) {
             long mine = share.applyAsLong(limit);
             return usage.inFlight() >= mine ? new Headroom(kind, mine, usage.inFlight(), 1) : null;
         }
-        long total = usage.total(kind, now);
+        long total = window.total();
         if (total >= limit) {
             return new Headroom(kind, limit, total,
                     RollingCount.secondsUntilBelow(kind.window(), usage.merged(kind), limit, now));
         }
-        if (kind == LimitKind.REQUESTS
-                && usage.unsynced(kind, now) >= share.applyAsLong(limit - usage.synced(kind, now))) {
+        if (kind == LimitKind.REQUESTS && window.unsynced() >= share.applyAsLong(limit - window.synced())) {
             // L-4: this instance used its part of what is left; the next sync (within a second) shares it again
             return new Headroom(kind, limit, total, 1);
         }
@@ -103,13 +106,13 @@ public final class LimitCheck {
      * The headroom once this request counts. N-8: read from both counts in place — copying a window's buckets
      * (up to 61 boxed entries per limit, and a sorted copy of them) on every admitted request cost ~KBs per limit.
      */
-    private static Headroom withThisRequest(LimitKind kind, long limit, KeyUsage usage, LongUnaryOperator share,
-            Instant now) {
+    private static Headroom withThisRequest(LimitKind kind, long limit, KeyUsage usage, KeyUsage.Window window,
+            LongUnaryOperator share, Instant now) {
         if (kind == LimitKind.CONCURRENT) {
             return new Headroom(kind, share.applyAsLong(limit), usage.inFlight() + 1L, 0);
         }
-        long used = usage.total(kind, now);
-        long oldest = usage.oldestLiveBucket(kind, now);
+        long used = window.total();
+        long oldest = window.oldestBucket();
         if (kind == LimitKind.REQUESTS) {
             used++;
             oldest = Math.min(oldest, RollingCount.bucket(kind.window(), now)); // this request's own bucket

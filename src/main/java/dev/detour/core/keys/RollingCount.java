@@ -55,20 +55,6 @@ public final class RollingCount {
         return live.isEmpty() ? 0 : secondsUntilLeaves(window, live.firstKey(), now);
     }
 
-    /** The oldest bucket inside the window with a positive count, {@code Long.MAX_VALUE} when none. */
-    public static long oldestCounted(LimitWindow window, Map<Long, Long> buckets, Instant now) {
-        long oldest = oldestLive(window, now);
-        long current = bucket(window, now);
-        long found = Long.MAX_VALUE;
-        for (Map.Entry<Long, Long> e : buckets.entrySet()) {
-            long b = e.getKey();
-            if (b >= oldest && b <= current && b < found && e.getValue() > 0) {
-                found = b;
-            }
-        }
-        return found;
-    }
-
     /** Whole seconds (at least 1) until {@code bucket}'s counts leave the window. */
     public static long secondsUntilLeaves(LimitWindow window, long bucket, Instant now) {
         long leavesAt = (bucket + LimitWindow.STEPS + 1) * window.stepSeconds();

@@ -44,6 +44,19 @@ class LimitCheckTest {
     }
 
     @Test
+    void aWindowSumsBothCountsInsideItAndFindsTheOldestBucketWithACount() {
+        Instant now = T0.plusSeconds(100);
+        long current = RollingCount.bucket(LimitWindow.MINUTE, now);
+        Map<Long, Long> shared = Map.of(current - 61, 9L, current - 60, 0L, current - 59, 2L, current, 1L);
+        Map<Long, Long> mine = Map.of(current - 30, 3L, current + 1, 5L); // a bucket ahead of the clock: not yet
+        KeyUsage usage = new KeyUsage(Map.of(LimitKind.REQUESTS, shared), Map.of(LimitKind.REQUESTS, mine), 0);
+        assertEquals(new KeyUsage.Window(3, 3, current - 59), usage.window(LimitKind.REQUESTS, now),
+                "the bucket that left and the one ahead count for nothing; an empty bucket is not the oldest");
+        assertEquals(6, usage.total(LimitKind.REQUESTS, now));
+        assertEquals(new KeyUsage.Window(0, 0, Long.MAX_VALUE), KeyUsage.NONE.window(LimitKind.TOKENS, now));
+    }
+
+    @Test
     void theRequestsPerMinuteRefuseUntilTheOldestRequestsLeaveTheMinute() {
         KeyLimits limits = new KeyLimits(5L, null, null, Map.of());
         KeyUsage used = usage(LimitKind.REQUESTS, T0, 5);
