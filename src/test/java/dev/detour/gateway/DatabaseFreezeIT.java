@@ -173,6 +173,47 @@ class DatabaseFreezeIT {
         Gateway.await(() -> app.databaseHealth().available(), "the outage over");
     }
 
+    /**
+     * D-1 with the database answering everything but the pool's own tables: another session holds {@code LOCK
+     * TABLES accounts WRITE}, the revision moves, and the refresher's reload waits on that lock inside its read
+     * (as it would on a slow or half-back database, up to the driver's 30 s). A request whose first account fails
+     * meanwhile records that failure on the snapshot the reload is about to replace: it must neither wait for
+     * the read nor be undone by it.
+     */
+    @Test
+    void aFailureIsAppliedAtOnceWhileAPoolReloadWaitsOnTheDatabaseAndTheReloadKeepsIt() throws Exception {
+        assertEquals(200, chat().statusCode());
+        int primaryCalls = primaryUpstream.requestCount();
+        try (Connection holder = db.connect(); Statement lock = holder.createStatement()) {
+            lock.execute("LOCK TABLES accounts WRITE");
+            try {
+                execute("UPDATE pool_revision SET revision = revision + 1 WHERE id = 1");
+                Gateway.await(() -> reloadsWaiting() == 1, "the reload waits on the lock");
+
+                primaryUpstream.enqueue(Reply.openAiError(503, "upstream overloaded", "server_error"));
+                HttpResponse<String> switched = send(HttpRequest.newBuilder(URI.create(base() + "/v1/chat/completions"))
+                        .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"model\":\"gpt\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
+                        .timeout(Duration.ofSeconds(20)).build()); // the old code: until the lock or 30 s
+                assertEquals(200, switched.statusCode(), "served by the secondary after the primary's 503");
+                assertEquals(200, chat().statusCode());
+                assertEquals(primaryCalls + 1, primaryUpstream.requestCount(), "the cooling primary is avoided at once");
+                assertEquals(1, reloadsWaiting(), "the reload still waits: the request did not wait for it");
+            } finally {
+                lock.execute("UNLOCK TABLES");
+            }
+        }
+
+        Gateway.await(() -> app.stateWrites().pending() == 0, "the failure written once the lock is gone");
+        Gateway.await(() -> app.snapshot().view().revision() == number("SELECT revision FROM pool_revision"),
+                "the reload ended on the database's pool");
+        assertEquals(1, number("SELECT transient_failure_count FROM account_models WHERE account_id = " + primary
+                + " AND model_key = 'up-gpt'"));
+        assertEquals(200, chat().statusCode());
+        assertEquals(primaryCalls + 1, primaryUpstream.requestCount(), "the reload kept the primary cooling");
+    }
+
     /** Success latency before vs during the freeze, for the note (never asserted: machines are noisy). */
     private static void report(ConcurrentLinkedQueue<Sent> sent) {
         for (boolean frozen : new boolean[] {false, true}) {
@@ -295,6 +336,20 @@ class DatabaseFreezeIT {
     private long number(String sql) {
         try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             return rs.next() ? rs.getLong(1) : -1;
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /** The refresher's read of the accounts, waiting on the table lock (the failure's own write waits too). */
+    private long reloadsWaiting() {
+        return number("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE STATE = 'Waiting for table metadata"
+                + " lock' AND INFO LIKE '%FROM accounts a JOIN groups_%'");
+    }
+
+    private void execute(String sql) {
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            s.execute(sql);
         } catch (SQLException e) {
             throw new IllegalStateException(sql, e);
         }
