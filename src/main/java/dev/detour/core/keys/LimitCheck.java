@@ -65,7 +65,7 @@ public final class LimitCheck {
     /** Every limit the key has, as used now (nothing counted for a new request): what /my shows. */
     public static List<Headroom> headroom(KeyLimits limits, KeyUsage usage, LongUnaryOperator share, Instant now) {
         List<Headroom> out = new ArrayList<>();
-        for (LimitKind kind : LimitKind.values()) {
+        for (LimitKind kind : KINDS) {
             Long limit = limits.limit(kind);
             if (limit == null) {
                 continue;
@@ -73,8 +73,8 @@ public final class LimitCheck {
             if (kind == LimitKind.CONCURRENT) {
                 out.add(new Headroom(kind, share.applyAsLong(limit), usage.inFlight(), 0));
             } else {
-                out.add(new Headroom(kind, limit, usage.total(kind, now),
-                        RollingCount.secondsUntilOldestLeaves(kind.window(), usage.merged(kind), now)));
+                KeyUsage.Window window = usage.window(kind, now);
+                out.add(new Headroom(kind, limit, window.total(), untilLeaves(kind, window.oldestBucket(), now)));
             }
         }
         return out;
@@ -117,7 +117,11 @@ public final class LimitCheck {
             used++;
             oldest = Math.min(oldest, RollingCount.bucket(kind.window(), now)); // this request's own bucket
         }
-        long reset = oldest == Long.MAX_VALUE ? 0 : RollingCount.secondsUntilLeaves(kind.window(), oldest, now);
-        return new Headroom(kind, limit, used, reset);
+        return new Headroom(kind, limit, used, untilLeaves(kind, oldest, now));
+    }
+
+    /** Whole seconds until bucket {@code oldest}'s counts leave {@code kind}'s window; 0 for none (MAX_VALUE). */
+    private static long untilLeaves(LimitKind kind, long oldest, Instant now) {
+        return oldest == Long.MAX_VALUE ? 0 : RollingCount.secondsUntilLeaves(kind.window(), oldest, now);
     }
 }

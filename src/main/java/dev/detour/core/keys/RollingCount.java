@@ -49,12 +49,6 @@ public final class RollingCount {
         return 0; // unreachable: an empty window sums to 0, below any limit of at least 1
     }
 
-    /** Whole seconds until the oldest count in the window leaves it (0 when the window is empty). */
-    public static long secondsUntilOldestLeaves(LimitWindow window, Map<Long, Long> buckets, Instant now) {
-        TreeMap<Long, Long> live = live(window, buckets, now);
-        return live.isEmpty() ? 0 : secondsUntilLeaves(window, live.firstKey(), now);
-    }
-
     /** Whole seconds (at least 1) until {@code bucket}'s counts leave the window. */
     public static long secondsUntilLeaves(LimitWindow window, long bucket, Instant now) {
         long leavesAt = (bucket + LimitWindow.STEPS + 1) * window.stepSeconds();

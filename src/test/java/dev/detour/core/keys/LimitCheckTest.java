@@ -10,6 +10,7 @@ import dev.detour.core.cluster.InstanceShare;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -41,6 +42,24 @@ class LimitCheckTest {
         KeyLimits daily = new KeyLimits(null, null, null, Map.of(LimitWindow.DAY, 100L));
         assertEquals(new LimitCheck.Headroom(LimitKind.SPEND_DAY, 100, 0, 0),
                 LimitCheck.admit(daily, KeyUsage.NONE, ALONE, now).tightest(), "no spend yet: nothing to leave");
+    }
+
+    @Test
+    void theHeadroomShownCountsNoNewRequestAndResetsWhenTheOldestCountOfEitherCountLeaves() {
+        KeyLimits limits = new KeyLimits(100L, 1000L, 2, Map.of(LimitWindow.DAY, 100L));
+        Map<LimitKind, Map<Long, Long>> shared = new EnumMap<>(LimitKind.class);
+        shared.putAll(buckets(LimitKind.REQUESTS, T0.plusSeconds(10), 2));
+        Map<LimitKind, Map<Long, Long>> mine = new EnumMap<>(LimitKind.class);
+        mine.putAll(buckets(LimitKind.REQUESTS, T0, 3));
+        mine.putAll(buckets(LimitKind.TOKENS, T0.plusSeconds(20), 50));
+        Instant now = T0.plusSeconds(30);
+
+        assertEquals(List.of(new LimitCheck.Headroom(LimitKind.REQUESTS, 100, 5, 31),
+                new LimitCheck.Headroom(LimitKind.TOKENS, 1000, 50, 51),
+                new LimitCheck.Headroom(LimitKind.CONCURRENT, 2, 1, 0),
+                new LimitCheck.Headroom(LimitKind.SPEND_DAY, 100, 0, 0)),
+                LimitCheck.headroom(limits, new KeyUsage(shared, mine, 1), ALONE, now),
+                "the 3 requests made at 0 (this instance's) leave at 61 s; nothing spent, nothing to leave");
     }
 
     @Test

@@ -47,8 +47,6 @@ class RollingCountTest {
                 "the 3 made at 0 leave at 61 s");
         assertEquals(41, RollingCount.secondsUntilBelow(LimitWindow.MINUTE, buckets, 2, now),
                 "the 2 made at 10 s leave at 71 s");
-        assertEquals(31, RollingCount.secondsUntilOldestLeaves(LimitWindow.MINUTE, buckets, now));
-        assertEquals(0, RollingCount.secondsUntilOldestLeaves(LimitWindow.MINUTE, Map.of(), now));
     }
 
     private static Map<Long, Long> counted(LimitWindow window, Instant at, long amount) {
