@@ -63,6 +63,8 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     private Position spilledFrom;
     /** Under appendLock: the last append failed (logged once until one succeeds again). */
     private boolean journalFailing;
+    /** Under appendLock: the last rotation failed (logged once until one succeeds). */
+    private boolean rotationFailing;
     private final TouchTally touches = new TouchTally();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
@@ -182,8 +184,12 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
             for (RequestEvent e : open.values()) {
                 journal.append(JournalEntry.Kind.STARTED, e);
             }
+            rotationFailing = false;
         } catch (IOException | RuntimeException e) {
-            log.warn("event journal segment not rotated: {}", e.toString());
+            if (!rotationFailing) {
+                rotationFailing = true; // a full disk: tried on every append until it works, said once
+                log.warn("event journal segment not rotated (tried again with the next events): {}", e.toString());
+            }
         }
     }
 

@@ -7,7 +7,10 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -19,6 +22,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import org.slf4j.Logger;
@@ -38,6 +44,14 @@ import org.slf4j.LoggerFactory;
  * queue). The mapping is larger than the segment so any record fits; the unused tail reads as zeros,
  * which end a segment cleanly. A finished segment is synced and cut to its length by {@link #sync()}.
  *
+ * <p>A copy into a mapped page still faults when the page is new, and again after every sync (the sync
+ * write-protects what it wrote); the file system serves that fault (block reservation, the file's mtime) and
+ * can make it wait behind its own journal commit, which the sync itself starts. Such a wait, under the
+ * caller's lock, held every other request's append. So the sync thread does that work: it creates the next
+ * segment while this one fills (a file created on rotation was a create and a map under the lock), every
+ * segment is written with zeros before it is mapped (its blocks exist, so no page of it can fail to be backed),
+ * and after each sync it faults in the pages the next interval will write (see {@link #prefault}).
+ *
  * <p>Not thread-safe for writes: the caller ({@code AsyncEventWriter}) appends under its own lock.
  * {@link #sync()} may run on another thread; reads open their own file handles.
  */
@@ -50,6 +64,12 @@ public final class EventJournal implements AutoCloseable {
     private static final int MAX_SLOTS = 64;
     /** What {@link #nextPayload} returns where the records end: a mapped segment's zero tail, or the file's end. */
     private static final byte[] END = new byte[0];
+    private static final int PAGE = 4096;
+    /** Pages made writable ahead of the appends: the last interval's appends and half again, within these bounds. */
+    private static final long AHEAD_MIN = 64 * 1024;
+    private static final long AHEAD_MAX = 4L << 20;
+    /** An atomic read-modify-write on a word of the mapping: a write access that changes no byte (see prefault). */
+    private static final VarHandle WORD = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
     /** Where a record ends (or starts): segment number and byte offset. */
     public record Position(long segment, long offset) implements Comparable<Position> {
@@ -71,17 +91,35 @@ public final class EventJournal implements AutoCloseable {
     private final Position previousRunEnd;
     /** The segment being written; replaced (under the caller's lock) at rotation, read by the sync thread. */
     private volatile Segment current;
+    /** The segment after it, made ready by the sync thread once this one is half full; taken by {@link #rotate}. */
+    private final AtomicReference<Prepared> next = new AtomicReference<>();
+    /** Held to create a segment file, so a preparation and a rotation never race for the same number. */
+    private final ReentrantLock creating = new ReentrantLock();
     /** Rotated segments still to be synced and cut to their length by the sync thread (or close). */
     private final Queue<FinishedSegment> finished = new ConcurrentLinkedQueue<>();
-    private long segment;
-    private long size;
+    /** Written under the caller's lock; volatile for the sync thread, which numbers the next segment after it. */
+    private volatile long segment;
+    /** Written under the caller's lock; volatile for the sync thread, which faults in the pages after it. */
+    private volatile long size;
+    /** Sync thread only: where the last prefault began (its segment and offset), to size the next one. */
+    private Segment prefaulted;
+    private long prefaultedFrom;
     private volatile boolean dirty;
-    private boolean torn;
+    /** After a segment could not be made (no disk space), none is tried again before this (System.nanoTime). */
+    private volatile long nextCreationNanos = System.nanoTime();
 
     private record FinishedSegment(Segment segment, long length) {
     }
 
-    /** One mapped segment file. */
+    /** A segment made ready ahead of its rotation, and its number. */
+    private record Prepared(long number, Segment segment) {
+    }
+
+    /**
+     * One mapped segment file, written with zeros before it was mapped so each of its pages has its disk blocks:
+     * a write through the mapping never faults for want of one (that fault is a SIGBUS, which the VM turns into
+     * an InternalError thrown at some later point of the writing thread, or survives not at all).
+     */
     private record Segment(FileChannel channel, MappedByteBuffer map) {
         /** Syncs what was appended and, for a finished segment, cuts the zero tail and closes the file. */
         void sync(long length, boolean close) throws IOException {
@@ -101,7 +139,18 @@ public final class EventJournal implements AutoCloseable {
         List<Long> existing = segments();
         long last = existing.isEmpty() ? 0 : existing.get(existing.size() - 1);
         this.previousRunEnd = existing.isEmpty() ? null : new Position(last, Files.size(file(last)));
-        openSegment(last + 1);
+        try {
+            openSegment(last + 1);
+        } catch (IOException noRoom) {
+            // a full disk must not stop the start: an empty segment, so the first append makes a real one (or fails)
+            log.error("event journal {}: no room for a segment ({}); events wait in memory until there is", dir,
+                    noRoom.getMessage());
+            install(last + 1, Uninterrupted.io(() -> {
+                FileChannel channel = FileChannel.open(file(last + 1), StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.READ, StandardOpenOption.WRITE);
+                return new Segment(channel, channel.map(FileChannel.MapMode.READ_WRITE, 0, 0));
+            }));
+        }
     }
 
     /** Takes the lowest slot under {@code root} no other live instance holds and opens a new segment in it. */
@@ -170,17 +219,10 @@ public final class EventJournal implements AutoCloseable {
 
     /** Appends one record made by {@link #record}: a copy into the mapped segment; returns its end. */
     public Position append(byte[] record) throws IOException {
-        if (torn || size + record.length > current.map().capacity()) {
-            rotate(); // the last append failed part-way (its bytes end this segment for readers), or no room left
-            torn = false;
+        if (size + record.length > current.map().capacity()) {
+            rotate(); // no room left in this segment (or none at all: the disk was full when it was made)
         }
-        try {
-            current.map().put((int) size, record);
-        } catch (InternalError diskFull) {
-            // the page could not be backed (disk full): the JVM turns that fault into this error
-            torn = true;
-            throw new IOException("event journal segment not writable (disk full?): " + diskFull.getMessage());
-        }
+        current.map().put((int) size, record); // the page has its disk block: this copy cannot fault
         size += record.length;
         dirty = true;
         return new Position(segment, size);
@@ -194,11 +236,26 @@ public final class EventJournal implements AutoCloseable {
         return size >= maxSegmentBytes;
     }
 
-    /** Starts the next segment; the sync thread syncs the finished one and cuts it to its length. */
+    /**
+     * Starts the next segment (the one the sync thread prepared, when it has); the sync thread syncs the finished
+     * one and cuts it to its length.
+     */
     public void rotate() throws IOException {
         Segment old = current;
         long oldSize = size;
-        openSegment(segment + 1);
+        creating.lock(); // waits only for a preparation under way (it began half a segment ago)
+        try {
+            Prepared ready = next.getAndSet(null);
+            if (ready != null) {
+                install(ready.number(), ready.segment());
+            } else if (System.nanoTime() - nextCreationNanos < 0) {
+                throw new IOException("no disk space for a new event journal segment (tried again each second)");
+            } else {
+                openSegment(segment + 1);
+            }
+        } finally {
+            creating.unlock();
+        }
         finished.add(new FinishedSegment(old, oldSize));
     }
 
@@ -214,6 +271,70 @@ public final class EventJournal implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             dirty = true;
             log.warn("event journal sync failed: {}", e.toString());
+            return;
+        }
+        prefault(current, size);
+        prepareNext();
+    }
+
+    /**
+     * On the sync thread, once the segment being written is half full: creates the next one (zeros, mapping), so
+     * the rotation only switches to it. A preparation that fails leaves the rotation to make its own, as before.
+     */
+    private void prepareNext() {
+        if (next.get() != null || size < maxSegmentBytes / 2 || System.nanoTime() - nextCreationNanos < 0) {
+            return;
+        }
+        creating.lock();
+        try {
+            if (next.get() == null) {
+                long number = segment + 1; // a rotation changes it only under this lock
+                next.set(new Prepared(number, createSegment(number)));
+            }
+        } catch (IOException | RuntimeException e) {
+            log.debug("event journal: next segment not prepared ahead (the rotation makes it): {}", e.toString());
+        } finally {
+            creating.unlock();
+        }
+    }
+
+    /** Closes and deletes a prepared segment that was not taken (nothing was ever appended to it). */
+    private void discard(Prepared unused) {
+        if (unused == null) {
+            return;
+        }
+        try {
+            unused.segment().channel().close();
+            Files.deleteIfExists(file(unused.number()));
+        } catch (IOException e) {
+            log.warn("event journal: an unused segment not deleted: {}", e.toString());
+        }
+    }
+
+    /**
+     * Makes the pages from {@code end} on writable before the appends reach them: what the last interval appended
+     * and half again (a busier interval finds them ready too), never past the mapping. Each page gets one atomic
+     * compare-and-set of a word from 0 to 0: a write access (the fault is taken here, not under the caller's
+     * lock), and no byte changes, so it is safe while appends copy into the same page (a word an append already
+     * wrote is not 0, the compare fails, and the append's bytes stay). Pages touched this way and not reached
+     * by the next sync are written back as the zeros they are, and faulted again after it (a third of the
+     * look-ahead). Only safe because every page has its disk block ({@link #createSegment}): on a page without
+     * one the fault is a SIGBUS, which the interpreter does not survive in an atomic access (tried on JDK 17).
+     */
+    private void prefault(Segment segment, long end) {
+        long appended = segment == prefaulted ? end - prefaultedFrom : end;
+        prefaulted = segment;
+        prefaultedFrom = end;
+        long ahead = Math.min(AHEAD_MAX, Math.max(AHEAD_MIN, appended + appended / 2));
+        long limit = Math.min(end + ahead, segment.map().capacity());
+        try {
+            for (long page = end - end % PAGE; page < limit; page += PAGE) {
+                long word = (Math.min(page + PAGE, limit) - Long.BYTES) & -Long.BYTES; // aligned, inside the mapping
+                WORD.compareAndSet(segment.map(), (int) word, 0L, 0L);
+            }
+        } catch (InternalError unbacked) {
+            // not expected (every page has its block); a segment cut short under it, at close
+            log.debug("event journal: pages not prepared ahead of the appends: {}", unbacked.getMessage());
         }
     }
 
@@ -335,21 +456,47 @@ public final class EventJournal implements AutoCloseable {
         }
     }
 
-    /** Maps the next segment, sparse, large enough for any record appended before the segment is full. */
+    /** Creates, fills and maps segment {@code number} and makes it the one being written. */
     private void openSegment(long number) throws IOException {
+        install(number, createSegment(number));
+    }
+
+    private void install(long number, Segment ready) {
+        current = ready;
+        segment = number;
+        size = 0;
+    }
+
+    /**
+     * A new segment file, mapped large enough for any record appended before the segment is full. It is written
+     * with zeros first, so its disk blocks exist before anything is written through the mapping (and the fault
+     * {@link #prefault} takes is safe on every page). No room for them (a full disk): the file goes, an
+     * IOException says so, and no segment is tried again for a second.
+     */
+    private Segment createSegment(long number) throws IOException {
         long mapped = maxSegmentBytes + HEADER + MAX_RECORD;
-        current = Uninterrupted.io(() -> {
-            FileChannel channel = FileChannel.open(file(number), StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE);
+        return Uninterrupted.io(() -> {
+            Path path = file(number);
+            FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
             try {
+                fillWithZeros(channel, mapped);
                 return new Segment(channel, channel.map(FileChannel.MapMode.READ_WRITE, 0, mapped));
             } catch (IOException | RuntimeException e) {
                 channel.close();
+                Files.deleteIfExists(path);
+                nextCreationNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
                 throw e;
             }
         });
-        segment = number;
-        size = 0;
+    }
+
+    private static void fillWithZeros(FileChannel channel, long length) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocateDirect((int) Math.min(length, 256 * 1024));
+        for (long at = 0; at < length; ) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), length - at));
+            at += channel.write(zeros, at);
+        }
     }
 
     private Path file(long number) {
@@ -362,6 +509,7 @@ public final class EventJournal implements AutoCloseable {
      */
     public void close(boolean drained) {
         try {
+            discard(next.getAndSet(null));
             finishRotated();
             current.sync(size, true);
             if (drained) {

@@ -1,9 +1,11 @@
 package dev.detour.adapter.journal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.detour.adapter.journal.EventJournal.Position;
 import dev.detour.adapter.journal.EventJournal.Read;
@@ -14,8 +16,11 @@ import dev.detour.gateway.port.RequestEvent.AttemptRecord;
 import dev.detour.gateway.port.RequestEvent.RejectionRecord;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -200,6 +205,180 @@ class EventJournalTest {
         journal.deleteBefore(3, 0);
 
         assertEquals(List.of(3L, 4L, 5L), journal.segments());
+    }
+
+    @Test
+    void aNewSegmentHasItsDiskBlocksBeforeAnythingIsWrittenThroughItsMapping() throws IOException {
+        EventJournal journal = EventJournal.open(root, 1 << 20);
+        Path segment = journal.dir().resolve("events-000000000001.journal");
+
+        long mapped = (1 << 20) + 8 + (1 << 20); // the segment and room for the largest record
+        assertEquals(mapped, Files.size(segment));
+        assertTrue(allocatedBytes(segment) >= mapped, "written with zeros, not sparse: no page can lack its block");
+        assertEquals(List.of(), journal.read(journal.runStart(), new Position(1, mapped), 10), "zeros end the records");
+    }
+
+    @Test
+    void aSyncMakesThePagesTheNextAppendsWriteReadyWithoutChangingAByte() throws IOException {
+        EventJournal journal = EventJournal.open(root, 8 << 20);
+        byte[] record = EventJournal.record(Kind.FINISHED, bare(1));
+        journal.append(record);
+        journal.sync();
+        journal.append(record);
+        journal.sync(); // the first sync prepared the pages after the first record; this one, after the second
+
+        int pages = 60 * 1024 / 4096;
+        long before = minorFaultsOfThisThread();
+        for (int written = 0; written < pages * 4096; written += record.length) {
+            journal.append(record);
+        }
+        long faults = minorFaultsOfThisThread() - before;
+
+        assertTrue(faults < pages / 2, faults + " page faults appending " + pages + " pages (one each without)");
+        assertEquals(2 + (pages * 4096 + record.length - 1) / record.length,
+                journal.read(journal.runStart(), journal.end(), 10_000).size(), "every record reads back");
+        Path segment = journal.dir().resolve("events-000000000001.journal");
+        try (FileChannel file = FileChannel.open(segment, StandardOpenOption.READ)) {
+            MappedByteBuffer view = file.map(FileChannel.MapMode.READ_ONLY, 0, Files.size(segment));
+            for (int at = (int) journal.end().offset(); at < view.capacity(); at++) {
+                assertEquals(0, view.get(at), "byte " + at + " after the records");
+            }
+        }
+    }
+
+    @Test
+    void theSyncPreparesTheNextSegmentOnceTheCurrentOneIsHalfFullAndTheRotationTakesIt() throws IOException {
+        EventJournal journal = EventJournal.open(root, 64 * 1024);
+        byte[] record = EventJournal.record(Kind.FINISHED, bare(1));
+        journal.sync();
+        assertEquals(List.of(1L), journal.segments(), "nothing prepared before half the segment is written");
+        while (journal.end().offset() < 32 * 1024) {
+            journal.append(record);
+        }
+        journal.sync();
+        assertEquals(List.of(1L, 2L), journal.segments(), "the next one made ready by the sync");
+        Path second = journal.dir().resolve("events-000000000002.journal");
+        Object created = Files.getAttribute(second, "unix:ino");
+
+        journal.rotate();
+        journal.append(record);
+
+        assertEquals(new Position(2, record.length), journal.end());
+        assertEquals(created, Files.getAttribute(second, "unix:ino"), "the prepared file, not a new one");
+        assertEquals(List.of(1L, 2L), journal.segments());
+    }
+
+    @Test
+    void aPreparedSegmentNeverWrittenIsDeletedAtCloseAndNothingIsReplayedFromIt() throws IOException {
+        EventJournal journal = EventJournal.open(root, 64 * 1024);
+        byte[] record = EventJournal.record(Kind.FINISHED, bare(1));
+        while (journal.end().offset() < 32 * 1024) {
+            journal.append(record);
+        }
+        journal.sync();
+        assertEquals(List.of(1L, 2L), journal.segments());
+        long appended = journal.read(journal.runStart(), journal.end(), 10_000).size();
+
+        journal.close(false);
+        EventJournal restarted = EventJournal.open(root, 64 * 1024);
+
+        assertEquals(new Position(1, appended * record.length), restarted.previousRunEnd());
+        assertEquals(appended, restarted.read(new Position(1, 0), restarted.previousRunEnd(), 10_000).size());
+    }
+
+    /**
+     * A full disk, for real: a 2 MiB tmpfs (mounting needs root and a kernel that lets this container mount; the
+     * test says so and skips otherwise). A segment that cannot have its blocks is never mapped, so no write meets
+     * an unbacked page (a SIGBUS: an InternalError thrown at a random later point, or a dead VM in the interpreter).
+     */
+    @Test
+    void aFullDiskRefusesAppendsWithAnIOExceptionAndKeepsWhatItHasEvenFromTheStart() throws Exception {
+        Path disk = Files.createDirectories(root.resolve("tiny"));
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", disk.toString())
+                .redirectErrorStream(true).start();
+        String said = new String(mount.getInputStream().readAllBytes()).trim();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mount.waitFor() == 0,
+                "SKIPPED LOUDLY: no tmpfs could be mounted for a full disk (needs root): " + said);
+        try {
+            EventJournal journal = EventJournal.open(disk, 256 * 1024); // a segment maps 1.25 MiB: one fits, not two
+            byte[] record = EventJournal.record(Kind.FINISHED, bare(1));
+            int appended = 0;
+            IOException refused = null;
+            while (refused == null && appended < 100_000) {
+                try {
+                    journal.append(record);
+                    appended++;
+                } catch (IOException e) {
+                    refused = e;
+                }
+                journal.sync(); // prepares the next segment: no room for it
+                if (journal.full()) {
+                    assertThrows(IOException.class, journal::rotate, "no room for the next segment");
+                }
+            }
+            assertNotNull(refused, "the disk filled");
+            assertTrue(appended * record.length >= 256 * 1024, "the first segment took its records: " + appended);
+            assertThrows(IOException.class, () -> journal.append(record), "still full: refused again, cleanly");
+            assertEquals(appended, journal.read(journal.runStart(), journal.end(), 100_000).size());
+            journal.close(false);
+
+            Path big = Files.createDirectories(disk.resolve("big"));
+            Files.write(big.resolve("ballast"), new byte[(int) Files.getFileStore(disk).getUsableSpace()]);
+            EventJournal full = EventJournal.open(disk, 256 * 1024); // starts on a full disk, appends nothing
+            assertThrows(IOException.class, () -> full.append(record));
+            assertEquals(appended, full.read(new Position(1, 0), full.previousRunEnd(), 100_000).size(),
+                    "the earlier run's records still read back");
+            full.close(false);
+        } finally {
+            new ProcessBuilder("umount", "-l", disk.toString()).start().waitFor(); // its mappings go with the GC
+        }
+    }
+
+    @Test
+    void appendsRacingTheSyncThatPreparesTheirPagesKeepEveryByte() throws Exception {
+        EventJournal journal = EventJournal.open(root, 1 << 20);
+        int count = 20_000;
+        Thread syncing = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                journal.sync();
+            }
+        });
+        syncing.start();
+        try {
+            for (int i = 1; i <= count; i++) {
+                journal.append(Kind.FINISHED, bare(i));
+                if (journal.full()) {
+                    journal.rotate();
+                }
+            }
+        } finally {
+            syncing.interrupt();
+            syncing.join();
+        }
+
+        List<Read> reads = journal.read(journal.runStart(), journal.end(), count + 1);
+        assertEquals(count, reads.size(), "no record torn or zeroed by a page prepared under it");
+        for (int i = 0; i < count; i++) {
+            assertEquals(String.format("r%02d", i + 1), reads.get(i).entry().event().requestId());
+        }
+    }
+
+    /** This thread's minor page faults so far (Linux: field 10 of /proc/thread-self/stat). */
+    private static long minorFaultsOfThisThread() throws IOException {
+        String stat = Files.readString(Path.of("/proc/thread-self/stat"));
+        return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]);
+    }
+
+    /** The file system's blocks held by a file (stat's %b, in 512-byte units): which pages were ever written. */
+    private static long allocatedBytes(Path file) throws IOException {
+        Process stat = new ProcessBuilder("stat", "-c", "%b", file.toString()).redirectErrorStream(true).start();
+        String out = new String(stat.getInputStream().readAllBytes()).trim();
+        try {
+            assertEquals(0, stat.waitFor(), out);
+        } catch (InterruptedException e) {
+            throw new IOException(e);
+        }
+        return Long.parseLong(out) * 512;
     }
 
     private static List<JournalEntry> entries(List<Read> reads) {
