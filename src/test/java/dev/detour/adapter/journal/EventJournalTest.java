@@ -222,21 +222,23 @@ class EventJournalTest {
     void aSyncMakesThePagesTheNextAppendsWriteReadyWithoutChangingAByte() throws IOException {
         EventJournal journal = EventJournal.open(root, 8 << 20);
         byte[] record = EventJournal.record(Kind.FINISHED, bare(1));
-        journal.append(record);
-        journal.sync();
-        journal.append(record);
-        journal.sync(); // the first sync prepared the pages after the first record; this one, after the second
+        int appended = appendBytes(journal, record, 200 * 1024);
+        journal.sync(); // the next 300 KiB (1.5 times this interval's) made writable
 
-        int pages = 60 * 1024 / 4096;
-        long before = minorFaultsOfThisThread();
-        for (int written = 0; written < pages * 4096; written += record.length) {
-            journal.append(record);
+        // each try: 32 pages written, then a sync that readies the next ones; the fewest faults of three, so a
+        // garbage collection or a fresh allocation buffer in one try (faults of their own) cannot decide it
+        int pages = 32;
+        long fewest = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            long before = minorFaultsOfThisThread();
+            appended += appendBytes(journal, record, pages * 4096);
+            fewest = Math.min(fewest, minorFaultsOfThisThread() - before);
+            journal.sync();
         }
-        long faults = minorFaultsOfThisThread() - before;
 
-        assertTrue(faults < pages / 2, faults + " page faults appending " + pages + " pages (one each without)");
-        assertEquals(2 + (pages * 4096 + record.length - 1) / record.length,
-                journal.read(journal.runStart(), journal.end(), 10_000).size(), "every record reads back");
+        // measured: 0-2 with the pages readied, 15-33 without (the kernel does not always fault once per page)
+        assertTrue(fewest < pages / 4, fewest + " page faults appending " + pages + " pages");
+        assertEquals(appended, journal.read(journal.runStart(), journal.end(), 100_000).size(), "every record");
         Path segment = journal.dir().resolve("events-000000000001.journal");
         try (FileChannel file = FileChannel.open(segment, StandardOpenOption.READ)) {
             MappedByteBuffer view = file.map(FileChannel.MapMode.READ_ONLY, 0, Files.size(segment));
@@ -244,6 +246,16 @@ class EventJournalTest {
                 assertEquals(0, view.get(at), "byte " + at + " after the records");
             }
         }
+    }
+
+    /** Appends {@code record} until at least {@code bytes} more are written; returns how many records. */
+    private static int appendBytes(EventJournal journal, byte[] record, int bytes) throws IOException {
+        int count = 0;
+        for (int written = 0; written < bytes; written += record.length) {
+            journal.append(record);
+            count++;
+        }
+        return count;
     }
 
     @Test
