@@ -104,6 +104,8 @@ public final class EventJournal implements AutoCloseable {
     /** Sync thread only: where the last prefault began (its segment and offset), to size the next one. */
     private Segment prefaulted;
     private long prefaultedFrom;
+    /** Sync thread only: where the last prefault ended (the appends find pages writable up to there). */
+    private volatile long prefaultedTo;
     private volatile boolean dirty;
     /** After a segment could not be made (no disk space), none is tried again before this (System.nanoTime). */
     private volatile long nextCreationNanos = System.nanoTime();
@@ -236,6 +238,11 @@ public final class EventJournal implements AutoCloseable {
         return size >= maxSegmentBytes;
     }
 
+    /** Tests: the end of the pages the last sync made ready for the appends (an offset in the current segment). */
+    long readyUpTo() {
+        return prefaultedTo;
+    }
+
     /**
      * Starts the next segment (the one the sync thread prepared, when it has); the sync thread syncs the finished
      * one and cuts it to its length.
@@ -327,6 +334,7 @@ public final class EventJournal implements AutoCloseable {
         prefaultedFrom = end;
         long ahead = Math.min(AHEAD_MAX, Math.max(AHEAD_MIN, appended + appended / 2));
         long limit = Math.min(end + ahead, segment.map().capacity());
+        prefaultedTo = limit;
         try {
             for (long page = end - end % PAGE; page < limit; page += PAGE) {
                 long word = (Math.min(page + PAGE, limit) - Long.BYTES) & -Long.BYTES; // aligned, inside the mapping
