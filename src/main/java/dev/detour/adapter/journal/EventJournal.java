@@ -147,11 +147,7 @@ public final class EventJournal implements AutoCloseable {
             // a full disk must not stop the start: an empty segment, so the first append makes a real one (or fails)
             log.error("event journal {}: no room for a segment ({}); events wait in memory until there is", dir,
                     noRoom.getMessage());
-            install(last + 1, Uninterrupted.io(() -> {
-                FileChannel channel = FileChannel.open(file(last + 1), StandardOpenOption.CREATE_NEW,
-                        StandardOpenOption.READ, StandardOpenOption.WRITE);
-                return new Segment(channel, channel.map(FileChannel.MapMode.READ_WRITE, 0, 0));
-            }));
+            install(last + 1, createSegment(last + 1, 0));
         }
     }
 
@@ -482,7 +478,11 @@ public final class EventJournal implements AutoCloseable {
      * IOException says so, and no segment is tried again for a second.
      */
     private Segment createSegment(long number) throws IOException {
-        long mapped = maxSegmentBytes + HEADER + MAX_RECORD;
+        return createSegment(number, maxSegmentBytes + HEADER + MAX_RECORD);
+    }
+
+    /** Segment {@code number} of {@code mapped} bytes (0: an empty one, which the first append replaces). */
+    private Segment createSegment(long number, long mapped) throws IOException {
         return Uninterrupted.io(() -> {
             Path path = file(number);
             FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
