@@ -80,6 +80,8 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         metrics.gauge("detour_event_journal_spilled", "1 while newer request events wait in the local journal only"
                 + " (the database was away longer than the memory queue lasts); 0 otherwise.",
                 () -> events.spilled() ? 1 : 0); // D-2
+        metrics.counter("detour_events_written_total", "Request events this instance wrote to the database (D-2: with"
+                + " the queue depth and the journal gauge, where its events are).", events::written);
         MetricsEventSink countedEvents = new MetricsEventSink(events, metrics);
         ConfigErrors configErrors = new ConfigErrors(); // D-4: one log line per transition, and a gauge
         snapshot.onReload(() -> configErrors.observe(snapshot.view()));

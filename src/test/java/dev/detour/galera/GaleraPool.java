@@ -17,10 +17,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -127,16 +128,60 @@ final class GaleraPool implements AutoCloseable {
         return Long.parseLong(text(node, query));
     }
 
-    /** The first column of the first row of {@code query} on node {@code n} of the shared cluster. */
+    /**
+     * The first column of the first row of {@code query} on node {@code n} of the shared cluster, read causally
+     * ({@code wsrep_sync_wait}): the node first applies what the cluster committed before the read. Without it a
+     * node may answer before it has applied a commit made through another node (stop 32: Flyway's history row,
+     * committed through node 1, was not yet on node 2 when read there).
+     */
     static String text(int node, String query) {
-        try (Connection c = GaleraCluster.shared().connect(node); PreparedStatement s = c.prepareStatement(query);
-                ResultSet r = s.executeQuery()) {
-            if (!r.next()) {
-                throw new AssertionError("no row: " + query);
+        try (Connection c = GaleraCluster.shared().connect(node); Statement s = c.createStatement()) {
+            s.execute("SET SESSION wsrep_sync_wait = 1");
+            try (ResultSet r = s.executeQuery(query)) {
+                if (!r.next()) {
+                    throw new AssertionError("no row: " + query);
+                }
+                return r.getString(1);
             }
-            return r.getString(1);
         } catch (SQLException e) {
             throw new IllegalStateException(query + " on node " + node, e);
+        }
+    }
+
+    /**
+     * What a count of request events that did not arrive must tell: the count on each node, each instance's
+     * event writer and database state as its /metrics shows them, and the warnings and errors it logged last.
+     */
+    static String eventsReport(String countQuery, List<DetourProcess> instances) {
+        StringBuilder out = new StringBuilder();
+        for (int node = 1; node <= GaleraCluster.NODES; node++) {
+            String count;
+            try {
+                count = text(node, countQuery);
+            } catch (RuntimeException | AssertionError e) {
+                count = e.toString();
+            }
+            out.append("\n  node ").append(node).append(": ").append(count);
+        }
+        for (DetourProcess instance : instances) {
+            out.append("\n  ").append(instance).append(": ").append(metricLines(instance, "detour_event",
+                    "detour_database_", "detour_state_writes_pending", "detour_requests_total"));
+            List<String> logged = instance.lines(l -> l.contains("WARN") || l.contains("ERROR")
+                    || l.contains("written again") || l.startsWith("Exception in thread"));
+            logged.subList(Math.max(0, logged.size() - 40), logged.size()).forEach(l -> out.append("\n    ").append(l));
+        }
+        return out.toString();
+    }
+
+    /** The /metrics sample lines of one instance whose names start with one of {@code prefixes}. */
+    static List<String> metricLines(DetourProcess instance, String... prefixes) {
+        try {
+            String metrics = HTTP.send(HttpRequest.newBuilder(URI.create(instance.url() + "/metrics"))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
+            return metrics.lines().filter(l -> !l.startsWith("#"))
+                    .filter(l -> Arrays.stream(prefixes).anyMatch(l::startsWith)).toList();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            return List.of(e.toString());
         }
     }
 

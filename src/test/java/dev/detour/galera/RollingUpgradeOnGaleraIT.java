@@ -73,7 +73,8 @@ class RollingUpgradeOnGaleraIT {
         assertEquals(List.of(), traffic.failedOtherThanBodyRate(), "no request of N failed");
         long expected = eventsBefore + traffic.served();
         Traffic.awaitUpTo(Duration.ofMinutes(2), () -> GaleraPool.number(1, events()) >= expected,
-                "N's events are written into the new schema");
+                "N's events are written into the new schema (" + expected + ")",
+                () -> GaleraPool.eventsReport(events(), pool.instances));
         assertEquals(expected, GaleraPool.number(1, events()), "every request's event, once");
 
         DetourProcess first = pool.instances.get(0);

@@ -173,7 +173,8 @@ class ScaleOutFaultsOnGaleraIT {
 
         long expected = eventsBefore + traffic.served();
         Traffic.awaitUpTo(Duration.ofMinutes(2), () -> GaleraPool.number(1, events(TRAFFIC)) >= expected,
-                "every request's event is in the database");
+                "every request's event is in the database (" + expected + ")",
+                () -> GaleraPool.eventsReport(events(TRAFFIC), instances));
         assertEquals(expected, GaleraPool.number(1, events(TRAFFIC)), "one event per request, none lost, none twice");
         assertEquals(expected, GaleraPool.number(2, events(TRAFFIC)), "the rejoined node holds them too");
     }
@@ -305,7 +306,8 @@ class ScaleOutFaultsOnGaleraIT {
 
         long expected = eventsBefore + traffic.served();
         Traffic.awaitUpTo(Duration.ofMinutes(3), () -> GaleraPool.number(1, events(OUTAGE)) >= expected,
-                "every instance's journal replayed: each request's event in the database");
+                "every instance's journal replayed: each request's event in the database (" + expected + ")",
+                () -> GaleraPool.eventsReport(events(OUTAGE), serving));
         for (DetourProcess instance : serving) {
             Traffic.awaitUpTo(Duration.ofMinutes(1), () -> GaleraPool.metric(instance, "detour_event_queue_depth") == 0
                     && GaleraPool.metric(instance, "detour_event_journal_spilled") == 0, instance + " wrote every event");

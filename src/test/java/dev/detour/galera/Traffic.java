@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -140,10 +141,16 @@ final class Traffic {
 
     /** A long wait's hang guard (Gateway.await stops at 30 s); never a timing assertion. */
     static void awaitUpTo(Duration cap, BooleanSupplier condition, String what) throws InterruptedException {
+        awaitUpTo(cap, condition, what, () -> "");
+    }
+
+    /** As above; {@code report} is asked only when the wait fails, for what that failure must tell. */
+    static void awaitUpTo(Duration cap, BooleanSupplier condition, String what, Supplier<String> report)
+            throws InterruptedException {
         long deadline = System.nanoTime() + cap.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + cap + ": " + what);
+                throw new AssertionError("not within " + cap + ": " + what + report.get());
             }
             TimeUnit.MILLISECONDS.sleep(200);
         }

@@ -39,7 +39,7 @@ public final class GaleraCluster {
     public static final String DATABASE = "detour";
     private static final Path MARIADBD = Path.of("/usr/sbin/mariadbd");
     private static final Path PROVIDER = Path.of("/usr/lib/galera/libgalera_smm.so");
-    private static final int NODES = 3;
+    public static final int NODES = 3;
     private static GaleraCluster shared;
 
     private final Path dir;

@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.App;
 import dev.detour.config.DetourConfig;
-import dev.detour.testkit.OneUpstreamCase;
 import dev.detour.fake.Reply;
+import dev.detour.testkit.Gateway;
+import dev.detour.testkit.OneUpstreamCase;
 import dev.detour.testkit.TestApp;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -60,6 +61,9 @@ class MetricsIT extends OneUpstreamCase {
         assertEquals(0.0, after.get("detour_event_queue_dropped_total"));
         assertTrue(after.containsKey("detour_cooling_accounts") && after.containsKey("detour_unavailable_models"));
         assertBucketsAreCumulative(after, "detour_request_duration_seconds");
+        // the four requests' events reach the database: the writer's own count says so
+        double written = before.get("detour_events_written_total");
+        Gateway.await(() -> metrics().get("detour_events_written_total") == written + 4, "four events written");
     }
 
     @Test
