@@ -7,11 +7,17 @@ import java.util.Map;
 /**
  * L-1 / L-4: what one key has used, as this instance knows it: per counted kind the buckets read back from
  * the shared count ({@code synced}: every instance's flushed counts) and those this instance counted since
- * ({@code unsynced}), and the requests in flight here.
+ * ({@code unsynced}), and the requests in flight here; {@code kept}: the windows kept up to date with these maps
+ * (null: each read walks them).
  */
 public record KeyUsage(Map<LimitKind, Map<Long, Long>> synced, Map<LimitKind, Map<Long, Long>> unsynced,
-        int inFlight) {
+        int inFlight, KeyWindows kept) {
     public static final KeyUsage NONE = new KeyUsage(Map.of(), Map.of(), 0);
+
+    /** Counts whose windows are walked on every read. */
+    public KeyUsage(Map<LimitKind, Map<Long, Long>> synced, Map<LimitKind, Map<Long, Long>> unsynced, int inFlight) {
+        this(synced, unsynced, inFlight, null);
+    }
 
     /**
      * One kind's window at {@code now}: each count's sum and the oldest bucket with a count in either
@@ -25,6 +31,11 @@ public record KeyUsage(Map<LimitKind, Map<Long, Long>> synced, Map<LimitKind, Ma
     }
 
     public Window window(LimitKind kind, Instant now) {
+        return kept == null ? walk(kind, now) : kept.window(this, kind, now);
+    }
+
+    /** The window from the maps, each walked once. */
+    Window walk(LimitKind kind, Instant now) {
         long first = RollingCount.oldestLive(kind.window(), now);
         long current = RollingCount.bucket(kind.window(), now);
         Part known = Part.of(synced.getOrDefault(kind, Map.of()), first, current);

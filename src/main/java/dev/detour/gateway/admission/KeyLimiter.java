@@ -2,6 +2,7 @@ package dev.detour.gateway.admission;
 
 import dev.detour.core.keys.KeyLimits;
 import dev.detour.core.keys.KeyUsage;
+import dev.detour.core.keys.KeyWindows;
 import dev.detour.core.keys.LimitCheck;
 import dev.detour.core.keys.LimitKind;
 import dev.detour.core.keys.RollingCount;
@@ -175,6 +176,7 @@ public final class KeyLimiter {
         }
         tallies.forEach((id, tally) -> {
             synchronized (tally) {
+                tally.windows.forget();
                 Map<LimitKind, Map<Long, Long>> sent = written.getOrDefault(id, Map.of());
                 sent.forEach((kind, buckets) -> buckets.forEach((b, n) -> {
                     tally.pending.get(kind).computeIfPresent(b, (k, left) -> left == n ? null : left - n);
@@ -212,6 +214,8 @@ public final class KeyLimiter {
         final ConcurrentLinkedQueue<Usage> queued = new ConcurrentLinkedQueue<>();
         /** Checked and raised only under the monitor (the admission); lowered without it (a request's end). */
         final AtomicInteger inFlight = new AtomicInteger();
+        /** Each kind's window, kept as {@link #count} adds to it; forgotten when a sync changes the maps. */
+        final KeyWindows windows = new KeyWindows();
 
         Tally() {
             for (LimitKind kind : LimitKind.values()) {
@@ -222,7 +226,7 @@ public final class KeyLimiter {
         }
 
         KeyUsage usage() {
-            return new KeyUsage(synced, pending, inFlight.get());
+            return new KeyUsage(synced, pending, inFlight.get(), windows);
         }
 
         /** Under the monitor: the queued usage into its buckets. */
@@ -243,6 +247,7 @@ public final class KeyLimiter {
             }
             Map<Long, Long> buckets = pending.get(kind);
             long bucket = RollingCount.bucket(kind.window(), now);
+            windows.counted(kind, bucket, amount);
             if (buckets.merge(bucket, amount, Long::sum) == amount) {
                 // a new bucket: drop those that left the window (the map stays at most one window long)
                 long oldest = RollingCount.oldestLive(kind.window(), now);
