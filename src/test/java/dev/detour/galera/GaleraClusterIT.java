@@ -62,8 +62,7 @@ class GaleraClusterIT {
     }
 
     private static String note(int node, int id) throws SQLException {
-        try (Connection c = cluster.connect(node); Statement s = c.createStatement()) {
-            s.execute("SET SESSION wsrep_sync_wait = 1"); // a causal read: sees what the cluster committed before
+        try (Connection c = cluster.connectCausal(node); Statement s = c.createStatement()) {
             try (ResultSet r = s.executeQuery("SELECT note FROM probe WHERE id = " + id)) {
                 return r.next() ? r.getString(1) : null;
             }

@@ -128,21 +128,14 @@ final class GaleraPool implements AutoCloseable {
         return Long.parseLong(text(node, query));
     }
 
-    /**
-     * The first column of the first row of {@code query} on node {@code n} of the shared cluster, read causally
-     * ({@code wsrep_sync_wait}): the node first applies what the cluster committed before the read. Without it a
-     * node may answer before it has applied a commit made through another node (stop 32: Flyway's history row,
-     * committed through node 1, was not yet on node 2 when read there).
-     */
+    /** The first column of the first row of {@code query} on node {@code n} of the shared cluster, read causally. */
     static String text(int node, String query) {
-        try (Connection c = GaleraCluster.shared().connect(node); Statement s = c.createStatement()) {
-            s.execute("SET SESSION wsrep_sync_wait = 1");
-            try (ResultSet r = s.executeQuery(query)) {
-                if (!r.next()) {
-                    throw new AssertionError("no row: " + query);
-                }
-                return r.getString(1);
+        try (Connection c = GaleraCluster.shared().connectCausal(node); Statement s = c.createStatement();
+                ResultSet r = s.executeQuery(query)) {
+            if (!r.next()) {
+                throw new AssertionError("no row: " + query);
             }
+            return r.getString(1);
         } catch (SQLException e) {
             throw new IllegalStateException(query + " on node " + node, e);
         }
@@ -176,9 +169,7 @@ final class GaleraPool implements AutoCloseable {
     /** The /metrics sample lines of one instance whose names start with one of {@code prefixes}. */
     static List<String> metricLines(DetourProcess instance, String... prefixes) {
         try {
-            String metrics = HTTP.send(HttpRequest.newBuilder(URI.create(instance.url() + "/metrics"))
-                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
-            return metrics.lines().filter(l -> !l.startsWith("#"))
+            return metrics(instance).lines().filter(l -> !l.startsWith("#"))
                     .filter(l -> Arrays.stream(prefixes).anyMatch(l::startsWith)).toList();
         } catch (IOException | InterruptedException | RuntimeException e) {
             return List.of(e.toString());
@@ -188,13 +179,16 @@ final class GaleraPool implements AutoCloseable {
     /** The sum of a /metrics series' samples on one instance, or -1 when it cannot be read. */
     static long metric(DetourProcess instance, String name) {
         try {
-            String metrics = HTTP.send(HttpRequest.newBuilder(URI.create(instance.url() + "/metrics"))
-                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
-            return (long) metrics.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
+            return (long) metrics(instance).lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
                     .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
         } catch (IOException | InterruptedException | RuntimeException e) {
             return -1;
         }
+    }
+
+    private static String metrics(DetourProcess instance) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(instance.url() + "/metrics"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
     @Override

@@ -77,8 +77,7 @@ class MigrationsOnGaleraIT {
     /** Each version in Flyway's history (the baseline marker aside) with how often and how it was applied. */
     private static Map<String, String> history(GaleraCluster cluster, int node) throws SQLException {
         Map<String, String> out = new TreeMap<>();
-        try (Connection c = cluster.connect(node); Statement s = c.createStatement()) {
-            s.execute("SET SESSION wsrep_sync_wait = 1"); // a causal read: what the cluster committed
+        try (Connection c = cluster.connectCausal(node); Statement s = c.createStatement()) {
             try (ResultSet r = s.executeQuery("SELECT version, COUNT(*), MIN(success) FROM flyway_schema_history"
                     + " WHERE type <> 'BASELINE' GROUP BY version")) {
                 while (r.next()) {
