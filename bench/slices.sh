@@ -11,6 +11,7 @@
 #   SLICES_UPSTREAM   the accounts' base URL (default: Detour's own fake upstream, started here on JDK 25);
 #                     an nginx `return 200` with a chat completion costs the machine less (see bench/run.sh)
 #   SLICES_KEY        the key's JSON (default {"name":"bench"}; bench/run.sh's limits: see key_json there)
+#   SLICES_TAIL       idle 5 s slices after the load, each with Detour's CPU (work the load left behind; default 0)
 #   SLICES_JFR_DELAY / SLICES_JFR_SECONDS   when the recording starts (s after start, default 75) and lasts (20)
 #
 # Read a recording's waits (parks and monitor waits > 10 ms with settings=profile) by Detour frame:
@@ -68,4 +69,10 @@ for ((s = 1; s <= SLICES; s++)); do
   requests="$(sed -n 's/^wrk.requests=//p' <<<"$out")"
   if grep -q "Non-2xx" <<<"$out"; then echo "slice $s: $(grep Non-2xx <<<"$out") — not a measurement" >&2; exit 1; fi
   echo "slice $s: $(( requests / 5 )) req/s, $(( requests > 0 ? (after - before) * 1000000 / ticks / requests : 0 )) µs CPU per request"
+done
+for ((s = 1; s <= ${SLICES_TAIL:-0}; s++)); do
+  before="$(cpu)"
+  sleep 5
+  after="$(cpu)"
+  echo "idle slice $s: $(( (after - before) * 1000 / ticks / 5 ))‰ of a core"
 done
