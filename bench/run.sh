@@ -4,7 +4,8 @@
 #     bench/run.sh
 #
 # Measures, in one run and on loopback, the same requests sent direct to the upstream, through
-# nginx proxy_pass, through the Portkey gateway (npm, when it can be had) and through Detour: latency at
+# nginx proxy_pass, through a bare Jetty + HttpClient5 forwarder (bench/bare/: Detour's stack without Detour,
+# the calibration leg), through the Portkey gateway (npm, when it can be had) and through Detour: latency at
 # concurrency 1 (legs alternating), throughput at concurrency 16 (wrk), streaming TTFT and frame gaps, and
 # concurrent streams held (with Detour's heap); and, beside them, Detour's second-wave legs: a Messages
 # request served natively vs through the bridge (N-9/B-7), 32 KiB and 256 KiB request bodies (N-9), a
@@ -32,6 +33,8 @@
 #   BENCH_EXTRA=0           skip the second-wave legs (bridged vs native, body sizes, the big pool)
 #   BENCH_BODY_SIZES        request body legs in KiB (default "32 256"; empty: none)
 #   BENCH_POOL_ACCOUNTS     accounts of the big pool (200); BENCH_POOL_SERVING of them map the model (190)
+#   BENCH_BARE=0            skip the calibration leg: a bare Jetty + HttpClient5 forwarder (bench/bare/) on Detour's
+#                           JVM, the least a Java gateway on Detour's stack costs on the machine of the day
 #   BENCH_PORTKEY=0         skip the Portkey peer; BENCH_PORTKEY_VERSION pins it (1.15.2), installed with npm
 #                           into target/bench-peers (kept between runs)
 #   BENCH_KEEP=1            keep the work directory (logs, nginx.conf, Detour data) after the run
@@ -70,6 +73,7 @@ BODY_SIZES="${BENCH_BODY_SIZES-32 256}"
 POOL_ACCOUNTS="${BENCH_POOL_ACCOUNTS:-200}"
 POOL_SERVING="${BENCH_POOL_SERVING:-$((POOL_ACCOUNTS * 19 / 20))}"
 RUN_PORTKEY="${BENCH_PORTKEY:-1}"
+RUN_BARE="${BENCH_BARE:-1}"
 PORTKEY_VERSION="${BENCH_PORTKEY_VERSION:-1.15.2}"
 PEERS="$ROOT/target/bench-peers"
 JAR="$ROOT/target/detour.jar"
@@ -88,6 +92,8 @@ POOL_KEY=""
 PORTKEY_UP=""
 PORTKEY_HEADERS=""
 PORTKEY_STATUS=""
+BARE_UP=""
+BARE_STATUS=""
 
 log() { echo "[bench $(date +%T)] $*" >&2; }
 die() { log "ERROR: $*"; exit 2; }
@@ -162,6 +168,12 @@ compile_client() {
   log "compiling the bench client with $CLIENT_JAVA_HOME"
   "$CLIENT_JAVA_HOME/bin/javac" --release 21 -encoding UTF-8 -cp "$HDR_JAR" -d "$WORK/classes" \
     "$ROOT"/bench/src/dev/detour/bench/*.java
+}
+
+# The calibration leg runs on Detour's JVM (17 by default) against Detour's own jar: compiled after build_jar
+compile_bare() {
+  "$CLIENT_JAVA_HOME/bin/javac" --release 17 -encoding UTF-8 -cp "$JAR" -d "$WORK/bare" \
+    "$ROOT"/bench/bare/dev/detour/bench/bare/*.java
 }
 
 nofile_limit() { local n; n="$(ulimit -Hn)"; [[ "$n" =~ ^[0-9]+$ ]] && echo "$n" || echo 65536; }
@@ -445,6 +457,7 @@ full_gc() { "$DETOUR_JAVA_HOME/bin/jcmd" "$DETOUR_PID" GC.run >/dev/null 2>&1 ||
 
 legs_json() { # latency legs: upstream is nginx's static JSON server
   echo "direct=$P_STATIC nginx=$P_PROXY"
+  [[ -z "$BARE_UP" ]] || echo "bare=$P_BARE"
   [[ -z "$PORTKEY_UP" ]] || echo "portkey=$P_PORTKEY=sk-bench-portkey==$PORTKEY_HEADERS"
   [[ -n "$DETOUR_KEY" ]] && echo "detour=$P_DETOUR=$DETOUR_KEY"
   true
@@ -456,6 +469,7 @@ tput_legs() {
   local kib
   echo "direct $P_STATIC - /v1/chat/completions - -"
   echo "nginx $P_PROXY - /v1/chat/completions - -"
+  [[ -z "$BARE_UP" ]] || echo "bare $P_BARE - /v1/chat/completions - -"
   [[ -z "$PORTKEY_UP" ]] || echo "portkey $P_PORTKEY sk-bench-portkey /v1/chat/completions - $PORTKEY_HEADERS"
   [[ -z "$DETOUR_KEY" ]] || echo "detour $P_DETOUR $DETOUR_KEY /v1/chat/completions - -"
   [[ "$EXTRA" == 1 ]] || return 0
@@ -624,6 +638,31 @@ start_portkey() {
   PORTKEY_STATUS="measured: @portkey-ai/gateway $PORTKEY_VERSION (npm), node $(node --version), provider openai at a custom host (the same nginx upstream)"
 }
 
+# ---- the calibration leg: Detour's stack without Detour (Jetty + HttpClient5, no routing, no database) ----
+
+bare_skipped() {
+  BARE_STATUS="not measured — $1"
+  log "bare forwarder skipped: $1"
+  return 1
+}
+
+start_bare() {
+  local status
+  [[ "$RUN_BARE" == 1 ]] || { bare_skipped "BENCH_BARE=0"; return 1; }
+  compile_bare >"$WORK/bare-build.log" 2>&1 || { bare_skipped "it did not compile: $(tail -3 "$WORK/bare-build.log" | tr '\n' ' ')"; return 1; }
+  log "starting the bare forwarder on :$P_BARE ($DETOUR_JAVA_HOME, -Xmx512m)"
+  start_bg "$WORK/bare.log" "$DETOUR_JAVA_HOME/bin/java" -Xmx512m -cp "$JAR:$WORK/bare" \
+    dev.detour.bench.bare.BareForwarder "$P_BARE" "http://127.0.0.1:$P_STATIC"
+  wait_port "$P_BARE" 60 "${PIDS[-1]}" || { bare_skipped "it did not listen on :$P_BARE: $(tail -3 "$WORK/bare.log" | tr '\n' ' ')"; return 1; }
+  status="$(curl -sS -o "$WORK/bare-smoke.out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+    -d '{"model":"bench-json","messages":[{"role":"user","content":"Say hello."}]}' \
+    "http://127.0.0.1:$P_BARE/v1/chat/completions" || echo 000)"
+  [[ "$status" == 200 ]] && grep -q 'Hello from the bench upstream.' "$WORK/bare-smoke.out" \
+    || { bare_skipped "a chat completion through it answered HTTP $status: $(head -c 200 "$WORK/bare-smoke.out")"; return 1; }
+  BARE_UP=1
+  BARE_STATUS="measured: bench/bare (Jetty 12 servlet + pooled HttpClient5 classic, Detour's jar and JVM, -Xmx512m), one upstream, no routing, events or database"
+}
+
 hold_completed() { # leg-spec → streams completed in one unmeasured hold of HOLD_WARMUP_SLICE ms
   bench hold "$HOLD_STREAMS" "$HOLD_RAMP_MS" "$HOLD_WARMUP_SLICE" "$1" 2>/dev/null | awk -F= '/\.streams_completed=/ {print $2}'
 }
@@ -676,13 +715,15 @@ main() {
   compile_client
   build_jar
   record_meta
-  read -r P_STATIC P_PROXY P_SPROXY P_FAKE P_DETOUR P_SINK P_PORTKEY < <(bench ports 7 | paste -sd ' ')
+  read -r P_STATIC P_PROXY P_SPROXY P_FAKE P_DETOUR P_SINK P_PORTKEY P_BARE < <(bench ports 8 | paste -sd ' ')
   write_bodies
   start_fake_upstream
   start_nginx
   smoke_direct_and_nginx
   start_portkey || true
   put meta.portkey_status "$PORTKEY_STATUS"
+  start_bare || true
+  put meta.bare_status "$BARE_STATUS"
   put meta.features "$(features_line)"
   if [[ "$RUN_DETOUR" == 1 ]]; then
     setup_detour || true

@@ -44,6 +44,7 @@ final class Report {
         line("Detour leg", get("meta.detour_status"));
         line("Second-wave features on the Detour legs (N-8)", get("meta.features"));
         line("Portkey gateway", get("meta.portkey_status"));
+        line("Bare forwarder (calibration)", get("meta.bare_status"));
         md.append('\n');
     }
 
@@ -73,8 +74,9 @@ final class Report {
     /** Item 6: the peers that run here, in the same run: nginx, the Portkey gateway, Detour. */
     private void peers() {
         md.append("## Peers (buffered chat completion; same upstream)\n\n");
-        md.append("| figure | nginx proxy_pass | Portkey gateway | Detour | Detour/Portkey | Detour/nginx |\n");
-        md.append("|---|---:|---:|---:|---:|---:|\n");
+        md.append("| figure | nginx proxy_pass | bare Jetty + HttpClient5 | Portkey gateway | Detour | Detour/bare"
+                + " | Detour/Portkey | Detour/nginx |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
         peerRow("Throughput, concurrency 16 (req/s; median round)", "tput.%s.rps", 0);
         peerRow("wrk latency p50 at concurrency 16 (ms)", "tput.%s.p50_ms", 1);
         peerRow("wrk latency p99 at concurrency 16 (ms)", "tput.%s.p99_ms", 1);
@@ -85,14 +87,14 @@ final class Report {
 
     /** {@code toMillis}: 0 for a count (printed plain), else what divides the value into milliseconds. */
     private void peerRow(String label, String keyPattern, double toMillis) {
-        double[] v = new double[3];
-        String[] cells = new String[3];
-        String[] legs = {"nginx", "portkey", "detour"};
-        for (int i = 0; i < 3; i++) {
+        String[] legs = {"nginx", "bare", "portkey", "detour"};
+        double[] v = new double[legs.length];
+        String[] cells = new String[legs.length];
+        for (int i = 0; i < legs.length; i++) {
             v[i] = num(String.format(keyPattern, legs[i])) / (toMillis == 0 ? 1 : toMillis);
             cells[i] = toMillis == 0 ? plain(v[i]) : ms(v[i]);
         }
-        row(label, cells[0], cells[1], cells[2], ratio(v[2], v[1]), ratio(v[2], v[0]));
+        row(label, cells[0], cells[1], cells[2], cells[3], ratio(v[3], v[1]), ratio(v[3], v[2]), ratio(v[3], v[0]));
     }
 
     /** N-9: an agent's long context (32 KiB, 256 KiB of realistic turns) beside the small request. */

@@ -75,6 +75,12 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     private volatile boolean running = true;
     private volatile long closeDeadlineNanos = Long.MAX_VALUE;
     private volatile boolean spilled;
+    /** Writer thread: events are in the memory queue again, and the journal's last stretch is still being written. */
+    private volatile boolean handingOver;
+    /** A spill pass that wrote at most this many events is short enough to hand over to the memory queue. */
+    private final int handOverBelow;
+    private final AtomicLong spillsEnded = new AtomicLong();
+    private final Runnable afterSpillPass;
     private boolean databaseAway;
     /** Until the previous run's segments are replayed, this run deletes only its own. */
     private boolean previousRunDone;
@@ -87,6 +93,15 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
 
     /** With journal segments of {@code segmentBytes} (tests rotate small segments). */
     AsyncEventWriter(Database database, int capacity, Path journalRoot, long segmentBytes) {
+        this(database, capacity, journalRoot, segmentBytes, () -> { });
+    }
+
+    /**
+     * Tests: {@code afterSpillPass} runs on the writer thread after each pass over spilled events, before it
+     * looks how far the journal has grown meanwhile (a test appends there, as steady load always does).
+     */
+    AsyncEventWriter(Database database, int capacity, Path journalRoot, long segmentBytes, Runnable afterSpillPass) {
+        this.afterSpillPass = afterSpillPass;
         this.batches = new EventBatches(database.dataSource());
         try {
             OwnerOnlyFiles.directory(journalRoot); // the events are the request log; like the database files
@@ -95,6 +110,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         }
         this.journal = EventJournal.open(journalRoot, segmentBytes);
         this.queue = new LinkedBlockingDeque<>(capacity);
+        this.handOverBelow = Math.max(1, capacity / 2);
         this.thread = new Thread(this::loop, "detour-event-writer");
         this.thread.setDaemon(true);
         this.syncThread = new Thread(this::syncLoop, "detour-event-journal-sync");
@@ -222,6 +238,11 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         return spilled;
     }
 
+    /** D-2: spills that ended: the journal-only events written and later ones in the memory queue again. */
+    public long spillsEnded() {
+        return spillsEnded.get();
+    }
+
     /** The folder this instance journals into. */
     public Path journalDir() {
         return journal.dir();
@@ -314,7 +335,15 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         }
     }
 
-    /** The events that went to the journal only, read back in order until the memory queue can take over. */
+    /**
+     * The events that went to the journal only, read back in order until the memory queue can take over.
+     * The hand-over cannot wait for the journal to stop growing: under steady load a request appends while
+     * each batch is written, so a writer that waited for a pass to end exactly at the journal's end stayed on
+     * the journal for as long as the load lasted (every event read back from disk, both records of each
+     * request decoded, its segments kept; the backlog written minutes after the load ended). So once a pass
+     * is short enough for the memory queue to hold what arrives during the next one, later events go to the
+     * queue again, and this thread writes the journal's last stretch before it takes any of them.
+     */
     private boolean replaySpilled() {
         Position from;
         Position until;
@@ -325,42 +354,82 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         } finally {
             appendLock.unlock();
         }
-        try {
-            while (true) {
-                List<Read> reads = journal.read(from, until, BATCH);
-                List<RequestEvent> finished = new ArrayList<>(reads.size());
-                for (Read r : reads) {
-                    if (r.entry().kind() == JournalEntry.Kind.FINISHED) {
-                        finished.add(r.entry().event());
-                    }
+        long began = System.nanoTime();
+        long total = 0;
+        log.info("request events spill to the journal {}: the memory queue ({}) is full; they are written from there"
+                + " in order", journal.dir(), queue.size() + queue.remainingCapacity());
+        while (true) {
+            long written = replayJournal(from, until);
+            if (written < 0) {
+                return false;
+            }
+            total += written;
+            afterSpillPass.run();
+            appendLock.lock();
+            try {
+                from = until;
+                until = journal.end();
+                if (from.equals(until) || written <= handOverBelow) {
+                    spilledFrom = null;
+                    spilled = false; // later events go to the memory queue again
+                    handingOver = true;
                 }
-                if (!writeReliably(finished, false)) {
-                    return false;
+            } finally {
+                appendLock.unlock();
+            }
+            if (handingOver) {
+                long last = replayJournal(from, until);
+                if (last < 0) {
+                    return false; // closing: handingOver stays, so the journal is kept for the next start
                 }
-                if (reads.size() == BATCH) {
-                    from = reads.get(reads.size() - 1).after();
-                    release(from.segment());
-                    continue;
+                release(until.segment());
+                handingOver = false;
+                spillsEnded.incrementAndGet();
+                log.info("request events caught up: {} spilled events written from the journal in {} ms; newer ones"
+                        + " go through the memory queue again", total + last,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Writes the finished events journaled in [from, until), in order, releasing each segment once its events
+     * are written. An unreadable journal is logged and read again after a pause. Returns the events written, or
+     * -1 when {@link #close()}'s deadline passed first.
+     */
+    private long replayJournal(Position from, Position until) {
+        long written = 0;
+        Position at = from;
+        while (at.compareTo(until) < 0) {
+            List<Read> reads;
+            try {
+                reads = journal.read(at, until, BATCH);
+            } catch (IOException e) {
+                log.error("spilled request events not readable from {}: {}", journal.dir(), e.toString());
+                if (pastDeadline()) {
+                    return -1;
                 }
-                appendLock.lock();
-                try {
-                    if (journal.end().equals(until)) {
-                        spilledFrom = null;
-                        spilled = false; // later events go to the memory queue again
-                        release(until.segment());
-                        return true;
-                    }
-                    from = until;
-                    until = journal.end();
-                } finally {
-                    appendLock.unlock();
+                pause();
+                continue;
+            }
+            List<RequestEvent> finished = new ArrayList<>(reads.size());
+            for (Read r : reads) {
+                if (r.entry().kind() == JournalEntry.Kind.FINISHED) {
+                    finished.add(r.entry().event());
                 }
             }
-        } catch (IOException e) {
-            log.error("spilled request events not readable from {}: {}", journal.dir(), e.toString());
-            pause();
-            return true;
+            if (!writeReliably(finished, false)) {
+                return -1;
+            }
+            written += finished.size();
+            if (reads.size() < BATCH) {
+                return written; // read up to until (a torn record ends its segment's read)
+            }
+            at = reads.get(reads.size() - 1).after();
+            release(at.segment());
         }
+        return written;
     }
 
     /**
@@ -519,10 +588,10 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         stopThreads(CLOSE_MILLIS + 5_000);
         appendLock.lock();
         try {
-            boolean drained = !thread.isAlive() && queue.isEmpty() && !spilled && open.isEmpty();
+            boolean drained = !thread.isAlive() && queue.isEmpty() && !spilled && !handingOver && open.isEmpty();
             if (!drained) {
                 log.warn("request events left in the journal for the next start: {} queued, spilled {},"
-                        + " {} requests still open", queue.size(), spilled, open.size());
+                        + " {} requests still open", queue.size(), spilled || handingOver, open.size());
             }
             journal.close(drained);
         } finally {

@@ -14,8 +14,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -90,6 +95,53 @@ class AsyncEventWriterOutageIT {
         System.out.println("D-2: 50 events emitted against a frozen database in " + emitMillis + " ms");
 
         assertEveryEventOnceInOrder(emitted);
+    }
+
+    /**
+     * A spill ends while requests keep coming: the writer used to return to the memory queue only when a pass
+     * over the journal ended exactly at its end, which under steady load never happened, so it read every event
+     * back from disk for as long as the load lasted (the bench: minutes of events written after the load ended).
+     * Here a request arrives during every pass (appended on the writer's own thread after each one, so no pass
+     * ever ends at the journal's end), and more keep coming from another thread.
+     */
+    @Test
+    void aSpillEndsWhileEventsKeepArrivingAndEveryEventArrivesOnceInOrder() throws Exception {
+        List<String> emitted = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger next = new AtomicInteger(1000);
+        AtomicReference<AsyncEventWriter> self = new AtomicReference<>();
+        AsyncEventWriter writer = new AsyncEventWriter(database, 200, journal, 8L << 20,
+                () -> emitNext(self.get(), emitted, next));
+        self.set(writer);
+        server.freeze();
+        emit(writer, emitted, 0, 1000);
+        assertTrue(writer.spilled(), "1,000 events do not fit a queue of 200: the rest wait in the journal only");
+        server.thaw();
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread load = new Thread(() -> {
+            while (!stop.get()) {
+                emitNext(writer, emitted, next);
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200)); // steady load, not a wait
+            }
+        });
+        load.start();
+        try {
+            Gateway.await(() -> writer.spillsEnded() >= 1, "the spill ended while events kept arriving");
+        } finally {
+            stop.set(true);
+            load.join();
+        }
+        writer.close();
+        System.out.println("D-2: spill ended under steady load; " + emitted.size() + " events emitted");
+
+        assertEveryEventOnceInOrder(emitted);
+    }
+
+    /** One more event, numbered in emission order by whichever thread emits it. */
+    private static void emitNext(AsyncEventWriter writer, List<String> emitted, AtomicInteger next) {
+        synchronized (emitted) {
+            int i = next.getAndIncrement();
+            emit(writer, emitted, i, i + 1);
+        }
     }
 
     @Test
