@@ -42,6 +42,13 @@ import org.slf4j.LoggerFactory;
 public final class AsyncEventWriter implements EventSink, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AsyncEventWriter.class);
     private static final int BATCH = 500;
+    /**
+     * Journal records read per batch of a replay: a request journals two (started, finished), so a batch of
+     * records holds about {@link #BATCH} finished events, as a batch from the memory queue does. A replay that
+     * read {@code BATCH} records wrote half the events per transaction the memory queue does, and under full
+     * load (each transaction waits its turn for two busy cores) a spill could then never catch up.
+     */
+    private static final int RECORDS = 2 * BATCH;
     static final long SYNC_MILLIS = 100;
     private static final long SEGMENT_BYTES = 8L << 20;
     private static final long RETRY_MILLIS = 500;
@@ -298,7 +305,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         try {
             Position from = new Position(journal.segments().get(0), 0);
             while (true) {
-                List<Read> reads = journal.read(from, until, BATCH);
+                List<Read> reads = journal.read(from, until, RECORDS);
                 List<RequestEvent> finished = new ArrayList<>(reads.size());
                 for (Read r : reads) {
                     RequestEvent e = r.entry().event();
@@ -313,7 +320,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                     return;
                 }
                 replayed += finished.size();
-                if (reads.size() < BATCH) {
+                if (reads.size() < RECORDS) {
                     break;
                 }
                 from = reads.get(reads.size() - 1).after();
@@ -404,7 +411,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         while (at.compareTo(until) < 0) {
             List<Read> reads;
             try {
-                reads = journal.read(at, until, BATCH);
+                reads = journal.read(at, until, RECORDS);
             } catch (IOException e) {
                 log.error("spilled request events not readable from {}: {}", journal.dir(), e.toString());
                 if (pastDeadline()) {
@@ -423,7 +430,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                 return -1;
             }
             written += finished.size();
-            if (reads.size() < BATCH) {
+            if (reads.size() < RECORDS) {
                 return written; // read up to until (a torn record ends its segment's read)
             }
             at = reads.get(reads.size() - 1).after();
