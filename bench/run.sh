@@ -599,6 +599,18 @@ measure_streams() {
 
 # ---- the Portkey gateway (item 6): installed from npm, pinned, pointed at the same upstream -------
 
+# A small chat completion through a peer on PORT (extra curl arguments: its headers): echoes the HTTP status,
+# fails unless it is 200 with the upstream's answer
+smoke_chat() { # port out-file [curl args…]
+  local port="$1" out="$2" status
+  shift 2
+  status="$(curl -sS -o "$out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' "$@" \
+    -d '{"model":"bench-json","messages":[{"role":"user","content":"Say hello."}]}' \
+    "http://127.0.0.1:$port/v1/chat/completions" || true)" # curl writes 000 itself when it gets no answer
+  echo "$status"
+  [[ "$status" == 200 ]] && grep -q 'Hello from the bench upstream.' "$out"
+}
+
 # Portkey is told by headers where to send a request: an OpenAI-shaped provider at a custom host
 portkey_headers() {
   echo "x-portkey-provider:openai|x-portkey-custom-host:http://127.0.0.1:$P_STATIC/v1"
@@ -627,12 +639,8 @@ start_portkey() {
   start_bg "$WORK/portkey.log" node "$entry" --port="$P_PORTKEY" --headless
   wait_port "$P_PORTKEY" 60 "${PIDS[-1]}" || { portkey_skipped "it did not listen on :$P_PORTKEY: $(tail -3 "$WORK/portkey.log" | tr '\n' ' ')"; return 1; }
   PORTKEY_HEADERS="$(portkey_headers)"
-  status="$(curl -sS -o "$WORK/portkey-smoke.out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
-    -H 'Authorization: Bearer sk-bench-portkey' -H 'x-portkey-provider: openai' \
-    -H "x-portkey-custom-host: http://127.0.0.1:$P_STATIC/v1" \
-    -d '{"model":"bench-json","messages":[{"role":"user","content":"Say hello."}]}' \
-    "http://127.0.0.1:$P_PORTKEY/v1/chat/completions" || echo 000)"
-  [[ "$status" == 200 ]] && grep -q 'Hello from the bench upstream.' "$WORK/portkey-smoke.out" \
+  status="$(smoke_chat "$P_PORTKEY" "$WORK/portkey-smoke.out" -H 'Authorization: Bearer sk-bench-portkey' \
+    -H 'x-portkey-provider: openai' -H "x-portkey-custom-host: http://127.0.0.1:$P_STATIC/v1")" \
     || { portkey_skipped "a chat completion through it answered HTTP $status: $(head -c 200 "$WORK/portkey-smoke.out")"; return 1; }
   PORTKEY_UP=1
   PORTKEY_STATUS="measured: @portkey-ai/gateway $PORTKEY_VERSION (npm), node $(node --version), provider openai at a custom host (the same nginx upstream)"
@@ -654,13 +662,10 @@ start_bare() {
   start_bg "$WORK/bare.log" "$DETOUR_JAVA_HOME/bin/java" -Xmx512m -cp "$JAR:$WORK/bare" \
     dev.detour.bench.bare.BareForwarder "$P_BARE" "http://127.0.0.1:$P_STATIC"
   wait_port "$P_BARE" 60 "${PIDS[-1]}" || { bare_skipped "it did not listen on :$P_BARE: $(tail -3 "$WORK/bare.log" | tr '\n' ' ')"; return 1; }
-  status="$(curl -sS -o "$WORK/bare-smoke.out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
-    -d '{"model":"bench-json","messages":[{"role":"user","content":"Say hello."}]}' \
-    "http://127.0.0.1:$P_BARE/v1/chat/completions" || echo 000)"
-  [[ "$status" == 200 ]] && grep -q 'Hello from the bench upstream.' "$WORK/bare-smoke.out" \
+  status="$(smoke_chat "$P_BARE" "$WORK/bare-smoke.out")" \
     || { bare_skipped "a chat completion through it answered HTTP $status: $(head -c 200 "$WORK/bare-smoke.out")"; return 1; }
   BARE_UP=1
-  BARE_STATUS="measured: bench/bare (Jetty 12 servlet + pooled HttpClient5 classic, Detour's jar and JVM, -Xmx512m), one upstream, no routing, events or database"
+  BARE_STATUS="measured: bench/bare (Detour's own Jetty server, JettyServer.newServer, with one servlet posting through a pooled HttpClient5 classic client; Detour's jar and JVM, -Xmx512m), one upstream, no routing, events or database"
 }
 
 hold_completed() { # leg-spec → streams completed in one unmeasured hold of HOLD_WARMUP_SLICE ms

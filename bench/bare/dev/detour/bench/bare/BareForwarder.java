@@ -1,11 +1,13 @@
 package dev.detour.bench.bare;
 
+import dev.detour.server.JettyServer;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Map;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
@@ -15,20 +17,15 @@ import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The bench's calibration leg: the least a Java gateway built on Detour's own stack can cost on the machine of
- * the day. Jetty 12 (the same thread pool and connector settings as Detour) and a pooled HttpClient5 classic
- * client, a servlet that reads the body, posts it to one upstream with the bearer header and copies status,
- * content type and body back: no routing, no events, no database. Detour's throughput over this leg's tells what
- * Detour's own work costs, apart from how fast the VM is that hour (nginx's ratio moves with both).
+ * The bench's calibration leg: the least a Java gateway built on Detour's own stack costs on the machine of the
+ * day. Detour's own Jetty server ({@link JettyServer#newServer}: its thread pool, virtual threads on 21+, connector,
+ * filters and request guard) with one servlet that reads the body, posts it to one upstream with a pooled
+ * HttpClient5 classic client and copies status, content type and body back: no routing, events, limits or
+ * database. Detour's throughput over this leg's tells what Detour's own work costs, apart from how fast the VM is
+ * that hour (nginx's ratio moves with both).
  *
  * <p>Run with Detour's jar on the class path: {@code java -cp detour.jar:classes ...BareForwarder PORT UPSTREAM}.
  */
@@ -38,17 +35,7 @@ public final class BareForwarder {
         String upstream = args[1];
         CloseableHttpClient client = HttpClients.createMinimal(PoolingHttpClientConnectionManagerBuilder.create()
                 .setMaxConnTotal(2048).setMaxConnPerRoute(2048).build());
-        QueuedThreadPool threads = new QueuedThreadPool(2048, 16);
-        Server server = new Server(threads);
-        HttpConfiguration http = new HttpConfiguration();
-        http.setSendServerVersion(false);
-        http.setSendDateHeader(false);
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
-        connector.setHost("127.0.0.1");
-        connector.setPort(port);
-        server.addConnector(connector);
-        ServletContextHandler context = new ServletContextHandler();
-        context.addServlet(new ServletHolder(new HttpServlet() {
+        HttpServlet forward = new HttpServlet() {
             @Override
             protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
                 HttpPost post = new HttpPost(upstream + req.getRequestURI());
@@ -71,8 +58,8 @@ public final class BareForwarder {
                     return null;
                 });
             }
-        }), "/*");
-        server.setHandler(context);
+        };
+        Server server = JettyServer.newServer("127.0.0.1", port, Map.of("/*", forward));
         server.start();
         System.out.println("bare forwarder ready on " + port + " → " + upstream);
         server.join();
