@@ -61,7 +61,8 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         // D-1: the request path never waits on MariaDB; state writes queue behind it, outages are tracked
         DatabaseHealth health = new DatabaseHealth(clock);
         // D-2: events go through a journal under the data dir (a slot per running instance)
-        AsyncEventWriter events = new AsyncEventWriter(database, 10_000, config.dataDir().resolve("journal"));
+        AsyncEventWriter events = new AsyncEventWriter(database, 10_000, config.dataDir().resolve("journal"),
+                config.journalMemory().orElse(null));
         // D-1: state changes not yet written are journaled in the same slot; what a crashed run left is replayed
         FileStateJournal stateJournal = FileStateJournal.open(events.journalDir());
         StateWrites stateWrites = new StateWrites(health, snapshot, stateJournal);

@@ -60,7 +60,25 @@ public final class ConfigLoader {
                 // S-5 override: 2 or more fixes the instance count (ceil(max_in_flight / N) each); 1 leaves it to G-2
                 integer("DETOUR_INSTANCES", DetourConfig.SINGLE_INSTANCE, 1, 1000),
                 // W-1: alert channels reach loopback and private addresses only when the operator says so
-                bool("DETOUR_ALERT_PRIVATE_TARGETS"));
+                bool("DETOUR_ALERT_PRIVATE_TARGETS"),
+                journalMemory());
+    }
+
+    /** D-2: {@code DETOUR_JOURNAL_MEMORY_DIR}, an absolute folder (a tmpfs), or "off"; unset: /dev/shm. */
+    private Optional<Path> journalMemory() {
+        Optional<String> raw = text("DETOUR_JOURNAL_MEMORY_DIR");
+        if (raw.isEmpty()) {
+            return DetourConfig.DEFAULT_JOURNAL_MEMORY;
+        }
+        if (raw.get().equalsIgnoreCase("off")) {
+            return Optional.empty();
+        }
+        Path folder = Path.of(raw.get());
+        if (!folder.isAbsolute()) {
+            throw fail("DETOUR_JOURNAL_MEMORY_DIR", "must be an absolute folder on a memory file system (tmpfs) or"
+                    + " off, got '" + raw.get() + "'");
+        }
+        return Optional.of(folder.normalize());
     }
 
     /** slow and greedy clients (defaults in {@link ClientLimits#DEFAULTS}). */

@@ -27,7 +27,25 @@ public record DetourConfig(
         boolean demo,
         ClientLimits clientLimits,
         int instances,
-        boolean alertPrivateTargets) {
+        boolean alertPrivateTargets,
+        Optional<Path> journalMemory) {
+
+    /**
+     * D-2: where the event journal maps its segments when that is a memory file system ({@code
+     * DETOUR_JOURNAL_MEMORY_DIR}; "off": in the data dir). The segments are copied into the data dir at each sync.
+     */
+    public static final Optional<Path> DEFAULT_JOURNAL_MEMORY = Optional.of(Path.of("/dev/shm"));
+
+    /** Without the journal's memory folder: {@link #DEFAULT_JOURNAL_MEMORY}. */
+    public DetourConfig(String bind, int port, Path dataDir, Optional<String> dbUrl, Optional<String> dbUser,
+            Optional<String> dbPassword, Optional<byte[]> masterKey, Optional<String> adminPassword,
+            Optional<String> adminToken, Duration connectTimeout, Duration readTimeout, Duration recoveryTick,
+            List<String> trustedProxies, Duration shutdownGrace, boolean demo, ClientLimits clientLimits,
+            int instances, boolean alertPrivateTargets) {
+        this(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword, adminToken, connectTimeout,
+                readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits, instances,
+                alertPrivateTargets, DEFAULT_JOURNAL_MEMORY);
+    }
 
     /** Without the alert target setting: alert channels may not reach loopback or private addresses. */
     public DetourConfig(String bind, int port, Path dataDir, Optional<String> dbUrl, Optional<String> dbUser,
@@ -85,47 +103,54 @@ public record DetourConfig(
         return new DetourConfig(bind, port, dataDir, Optional.of(url), Optional.ofNullable(user),
                 Optional.ofNullable(password), masterKey, adminPassword, adminToken, connectTimeout,
                 readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits, instances,
-                alertPrivateTargets);
+                alertPrivateTargets, journalMemory);
     }
 
     public DetourConfig withSecrets(byte[] key, String password, String token) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, Optional.of(key),
                 Optional.ofNullable(password), Optional.ofNullable(token), connectTimeout,
                 readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits, instances,
-                alertPrivateTargets);
+                alertPrivateTargets, journalMemory);
     }
 
     public DetourConfig withTimeouts(Duration connect, Duration read) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey,
                 adminPassword, adminToken, connect, read, recoveryTick, trustedProxies, shutdownGrace, demo,
-                clientLimits, instances, alertPrivateTargets);
+                clientLimits, instances, alertPrivateTargets, journalMemory);
     }
 
     /** Demo mode: a built-in fake upstream, sample pool and request trickle. */
     public DetourConfig withDemo(boolean on) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
                 adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, on, clientLimits,
-                instances, alertPrivateTargets);
+                instances, alertPrivateTargets, journalMemory);
     }
 
     /** Another data dir (journals, embedded database, generated secrets): tests give each fresh start its own. */
     public DetourConfig withDataDir(Path dir) {
         return new DetourConfig(bind, port, dir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
                 adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits,
-                instances, alertPrivateTargets);
+                instances, alertPrivateTargets, journalMemory);
     }
 
     /** slow and greedy client limits (tests set them small). */
     public DetourConfig withClientLimits(ClientLimits limits) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
                 adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, limits,
-                instances, alertPrivateTargets);
+                instances, alertPrivateTargets, journalMemory);
     }
 
     /** W-1: whether alert channels may send to loopback and private addresses ({@code DETOUR_ALERT_PRIVATE_TARGETS}). */
     public DetourConfig withAlertPrivateTargets(boolean allowed) {
         return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
                 adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits,
-                instances, allowed);
+                instances, allowed, journalMemory);
+    }
+
+    /** D-2: the event journal's memory folder (empty: segments mapped in the data dir). */
+    public DetourConfig withJournalMemory(Optional<Path> folder) {
+        return new DetourConfig(bind, port, dataDir, dbUrl, dbUser, dbPassword, masterKey, adminPassword,
+                adminToken, connectTimeout, readTimeout, recoveryTick, trustedProxies, shutdownGrace, demo, clientLimits,
+                instances, alertPrivateTargets, folder);
     }
 }

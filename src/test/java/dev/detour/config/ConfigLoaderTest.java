@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -101,6 +103,17 @@ class ConfigLoaderTest {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> load(Map.of("DETOUR_ALERT_PRIVATE_TARGETS", "intranet")));
         assertTrue(e.getMessage().startsWith("DETOUR_ALERT_PRIVATE_TARGETS: "), e.getMessage());
+    }
+
+    @Test
+    void theEventJournalMapsInDevShmUnlessTheOperatorNamesAnotherMemoryFolderOrOff() {
+        assertEquals(Optional.of(Path.of("/dev/shm")), load(Map.of()).journalMemory());
+        assertEquals(Optional.of(Path.of("/run/detour")),
+                load(Map.of("DETOUR_JOURNAL_MEMORY_DIR", "/run/detour/")).journalMemory());
+        assertEquals(Optional.empty(), load(Map.of("DETOUR_JOURNAL_MEMORY_DIR", "OFF")).journalMemory());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> load(Map.of("DETOUR_JOURNAL_MEMORY_DIR", "shm")));
+        assertTrue(e.getMessage().startsWith("DETOUR_JOURNAL_MEMORY_DIR: "), e.getMessage());
     }
 
     @Test

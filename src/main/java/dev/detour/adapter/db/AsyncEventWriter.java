@@ -4,6 +4,7 @@ import dev.detour.adapter.journal.EventJournal;
 import dev.detour.adapter.journal.EventJournal.Position;
 import dev.detour.adapter.journal.EventJournal.Read;
 import dev.detour.adapter.journal.JournalEntry;
+import dev.detour.adapter.journal.MemoryFolder;
 import dev.detour.gateway.port.EventSink;
 import dev.detour.gateway.port.RequestEvent;
 import java.io.IOException;
@@ -26,9 +27,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Request events and account usage touches, written to MariaDB in batches (SPEC §1, N-2, N-4, D-2, D-5).
  *
- * <p>A request thread appends its event to the local {@link EventJournal} (a copy into a mapped page of
- * the page cache: no system call, no fsync; a sync thread syncs every {@value #SYNC_MILLIS} ms for all of
- * them) and hands a memory copy to the database thread. So a killed process loses nothing the request
+ * <p>A request thread appends its event to the local {@link EventJournal} (a copy into a mapped page, of a
+ * tmpfs file when a memory folder is at hand: no system call, no fsync; a sync thread copies and syncs every
+ * {@value #SYNC_MILLIS} ms for all of them) and hands a memory copy to the database thread. So a killed process loses nothing the request
  * threads appended (the kernel holds the pages); a power loss can cost the last {@value #SYNC_MILLIS} ms. When the memory queue is full (the database
  * has been away a while) newer events stay in the journal only ("spilled") and the database thread
  * reads them back from there, in order, once it has caught up: an outage of any length loses nothing
@@ -93,21 +94,30 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     private boolean previousRunDone;
     private long awaySinceNanos;
 
-    /** {@code journalRoot}: {@code <data dir>/journal}; this writer takes a free slot under it. */
+    /** {@code journalRoot}: {@code <data dir>/journal}; this writer takes a free slot under it (mapped in place). */
     public AsyncEventWriter(Database database, int capacity, Path journalRoot) {
-        this(database, capacity, journalRoot, SEGMENT_BYTES);
+        this(database, capacity, journalRoot, null);
+    }
+
+    /**
+     * With {@code memoryBase} (a tmpfs such as {@code /dev/shm}; null: none) the journal maps its segments in a
+     * private folder there and copies them into {@code journalRoot} at each sync ({@link EventJournal}).
+     */
+    public AsyncEventWriter(Database database, int capacity, Path journalRoot, Path memoryBase) {
+        this(database, capacity, journalRoot, memoryBase, SEGMENT_BYTES, () -> { });
     }
 
     /** With journal segments of {@code segmentBytes} (tests rotate small segments). */
     AsyncEventWriter(Database database, int capacity, Path journalRoot, long segmentBytes) {
-        this(database, capacity, journalRoot, segmentBytes, () -> { });
+        this(database, capacity, journalRoot, null, segmentBytes, () -> { });
     }
 
     /**
      * Tests: {@code afterSpillPass} runs on the writer thread after each pass over spilled events, before it
      * looks how far the journal has grown meanwhile (a test appends there, as steady load always does).
      */
-    AsyncEventWriter(Database database, int capacity, Path journalRoot, long segmentBytes, Runnable afterSpillPass) {
+    AsyncEventWriter(Database database, int capacity, Path journalRoot, Path memoryBase, long segmentBytes,
+            Runnable afterSpillPass) {
         this.afterSpillPass = afterSpillPass;
         this.batches = new EventBatches(database.dataSource());
         try {
@@ -115,7 +125,8 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the event journal folder " + journalRoot, e);
         }
-        this.journal = EventJournal.open(journalRoot, segmentBytes);
+        Path memoryRoot = memoryBase == null ? null : MemoryFolder.under(memoryBase, journalRoot);
+        this.journal = EventJournal.open(journalRoot, memoryRoot, segmentBytes);
         this.queue = new LinkedBlockingDeque<>(capacity);
         this.handOverBelow = Math.max(1, capacity / 2);
         this.thread = new Thread(this::loop, "detour-event-writer");
@@ -253,6 +264,11 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     /** The folder this instance journals into. */
     public Path journalDir() {
         return journal.dir();
+    }
+
+    /** Where the journal maps its segments (a tmpfs folder), or null when it maps them in {@link #journalDir()}. */
+    public Path journalMemoryDir() {
+        return journal.memoryDir();
     }
 
     private void loop() {

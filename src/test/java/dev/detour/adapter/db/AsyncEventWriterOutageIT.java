@@ -1,6 +1,7 @@
 package dev.detour.adapter.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.core.usage.TokenUsage;
@@ -64,7 +65,8 @@ class AsyncEventWriterOutageIT {
 
     @Test
     void everyEventEmittedWhileTheDatabaseIsStoppedArrivesOnceInOrderAfterItStartsAgain() throws Exception {
-        AsyncEventWriter writer = new AsyncEventWriter(database, 5, journal);
+        AsyncEventWriter writer = new AsyncEventWriter(database, 5, journal, Path.of("/dev/shm")); // as Detour runs
+        assertNotNull(writer.journalMemoryDir(), "/dev/shm is a tmpfs here");
         List<String> emitted = new ArrayList<>();
         emit(writer, emitted, 0, 10);
         Gateway.await(() -> writer.written() == 10, "the writer caught up");
@@ -109,9 +111,11 @@ class AsyncEventWriterOutageIT {
         List<String> emitted = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger next = new AtomicInteger(1000);
         AtomicReference<AsyncEventWriter> self = new AtomicReference<>();
-        AsyncEventWriter writer = new AsyncEventWriter(database, 200, journal, 8L << 20,
+        AsyncEventWriter writer = new AsyncEventWriter(database, 200, journal, Path.of("/dev/shm"), 8L << 20,
                 () -> emitNext(self.get(), emitted, next));
         self.set(writer);
+        // the production journal: mapped on tmpfs, so each pass reads what the reader itself copies to the data dir
+        assertNotNull(writer.journalMemoryDir(), "/dev/shm is a tmpfs here");
         server.freeze();
         emit(writer, emitted, 0, 1000);
         assertTrue(writer.spilled(), "1,000 events do not fit a queue of 200: the rest wait in the journal only");

@@ -34,6 +34,9 @@ class EventJournalTest {
     @TempDir
     Path root;
 
+    @TempDir
+    Path memory;
+
     @Test
     void recordsReadBackInAppendOrderWithTheirKindAndEveryField() throws IOException {
         EventJournal journal = EventJournal.open(root, 1 << 20);
@@ -385,6 +388,187 @@ class EventJournalTest {
         assertEquals(count, reads.size(), "no record torn or zeroed by a page prepared under it");
         for (int i = 0; i < count; i++) {
             assertEquals(String.format("r%02d", i + 1), reads.get(i).entry().event().requestId());
+        }
+    }
+
+    // In memory (D-2, N-8): segments mapped in a memory folder (tmpfs in production; here any folder, which the
+    // journal does not check) and copied into the data dir at each sync.
+
+    @Test
+    void inMemoryTheDataDirGetsTheAppendedRecordsAtEachSyncAndIsNeverMapped() throws IOException {
+        EventJournal journal = EventJournal.open(root, memoryRoot(), 1 << 20);
+        journal.append(Kind.FINISHED, bare(1));
+        journal.append(Kind.FINISHED, bare(2));
+        Path kept = journal.dir().resolve("events-000000000001.journal");
+
+        assertEquals(0, Files.size(kept), "nothing copied before the sync");
+        assertTrue(Files.size(journal.memoryDir().resolve("events-000000000001.journal")) > 1 << 20,
+                "the mapped file is the memory one");
+        journal.sync();
+        assertEquals(journal.end().offset(), Files.size(kept), "the sync copied every appended byte, no zero tail");
+        journal.append(Kind.FINISHED, bare(3));
+        journal.sync();
+        assertEquals(journal.end().offset(), Files.size(kept));
+        assertEquals(List.of("r01", "r02", "r03"), ids(readFile(kept)));
+    }
+
+    @Test
+    void inMemoryAKilledRunLeavesEveryAppendedRecordEvenThoseNoSyncCopied() throws IOException {
+        EventJournal killed = EventJournal.open(root, memoryRoot(), 1 << 20);
+        killed.append(Kind.FINISHED, bare(1));
+        killed.sync();
+        killed.append(Kind.FINISHED, bare(2)); // in the memory copy only
+        killed.append(Kind.STARTED, event(3, null));
+        Position end = killed.end();
+        killed.abandon();
+
+        EventJournal restarted = EventJournal.open(root, memoryRoot(), 1 << 20);
+
+        assertEquals(end, restarted.previousRunEnd());
+        assertEquals(List.of("r01", "r02", "r03"),
+                ids(restarted.read(new Position(1, 0), restarted.previousRunEnd(), 100)));
+        assertEquals(List.of("events-000000000002.journal"), names(restarted.memoryDir()),
+                "the killed run's memory files copied and gone; only this run's segment");
+    }
+
+    @Test
+    void inMemoryAfterARebootTheDataDirHoldsWhatTheLastSyncCopied() throws IOException {
+        EventJournal killed = EventJournal.open(root, memoryRoot(), 1 << 20);
+        killed.append(Kind.FINISHED, bare(1));
+        killed.append(Kind.FINISHED, bare(2));
+        killed.sync();
+        killed.append(Kind.FINISHED, bare(3));
+        killed.abandon();
+        for (Path f : Files.list(killed.memoryDir()).toList()) {
+            Files.delete(f); // a reboot empties the memory file system
+        }
+
+        EventJournal restarted = EventJournal.open(root, memoryRoot(), 1 << 20);
+
+        assertEquals(List.of("r01", "r02"), ids(restarted.read(new Position(1, 0), restarted.previousRunEnd(), 100)));
+    }
+
+    @Test
+    void inMemoryAMemoryCopyCutShortByTheKillGivesItsWholeRecordsOnly() throws IOException {
+        EventJournal killed = EventJournal.open(root, memoryRoot(), 1 << 20);
+        killed.append(Kind.FINISHED, bare(1));
+        Position whole = killed.end();
+        killed.append(Kind.FINISHED, bare(2));
+        killed.abandon();
+        Path copy = killed.memoryDir().resolve("events-000000000001.journal");
+        try (FileChannel file = FileChannel.open(copy, StandardOpenOption.WRITE)) {
+            file.write(java.nio.ByteBuffer.allocate(20), whole.offset() + 14); // the second record's tail: zeros
+        }
+
+        EventJournal restarted = EventJournal.open(root, memoryRoot(), 1 << 20);
+
+        assertEquals(whole, restarted.previousRunEnd(), "the data dir holds the whole record only");
+        assertEquals(List.of("r01"), ids(restarted.read(new Position(1, 0), restarted.previousRunEnd(), 100)));
+    }
+
+    @Test
+    void inMemoryReadsGetRecordsNoSyncCopiedYetAcrossRotatedSegments() throws IOException {
+        EventJournal journal = EventJournal.open(root, memoryRoot(), 300);
+        for (int i = 1; i <= 9; i++) {
+            journal.append(Kind.FINISHED, bare(i));
+            if (journal.full()) {
+                journal.rotate();
+            }
+        }
+        assertTrue(journal.segments().size() > 2);
+
+        assertEquals(List.of("r01", "r02", "r03", "r04", "r05", "r06", "r07", "r08", "r09"),
+                ids(journal.read(journal.runStart(), journal.end(), 100)), "no sync ran: the read copied them");
+        journal.append(Kind.FINISHED, bare(10));
+        assertEquals(List.of("r10"), ids(journal.read(new Position(journal.end().segment(), 0), journal.end(), 100)));
+    }
+
+    @Test
+    void inMemoryAFinishedSegmentIsCopiedWholeAndItsMemoryFileServesALaterSegment() throws IOException {
+        EventJournal journal = EventJournal.open(root, memoryRoot(), 64 * 1024);
+        byte[] record = EventJournal.record(Kind.FINISHED, bare(1));
+        appendBytes(journal, record, 64 * 1024);
+        long firstLength = journal.end().offset();
+        Object firstInode = Files.getAttribute(journal.memoryDir().resolve("events-000000000001.journal"), "unix:ino");
+        journal.rotate();
+        journal.sync();
+
+        assertEquals(firstLength, Files.size(journal.dir().resolve("events-000000000001.journal")));
+        assertEquals(List.of("events-000000000002.journal", "spare-1"), names(journal.memoryDir()));
+        appendBytes(journal, record, 64 * 1024);
+        journal.rotate(); // segment 3 takes the spare, zeroed where segment 1 had written
+        assertEquals(firstInode, Files.getAttribute(journal.memoryDir().resolve("events-000000000003.journal"),
+                "unix:ino"), "the spare mapping, not a new file");
+        journal.append(Kind.FINISHED, bare(2));
+        journal.sync();
+
+        List<Read> third = journal.read(new Position(3, 0), journal.end(), 100);
+        assertEquals(List.of("r02"), ids(third));
+        byte[] reused = Files.readAllBytes(journal.memoryDir().resolve("events-000000000003.journal"));
+        for (int at = (int) journal.end().offset(); at < firstLength; at++) {
+            assertEquals(0, reused[at], "byte " + at + ": nothing of segment 1 left for a crashed start to read");
+        }
+        journal.close(false);
+        assertTrue(Files.notExists(journal.memoryDir()), "a close copies everything and removes the memory files");
+        EventJournal restarted = EventJournal.open(root, memoryRoot(), 64 * 1024);
+        assertEquals(new Position(3, record.length), restarted.previousRunEnd());
+    }
+
+    @Test
+    void inMemoryAppendsRacingSyncsReadsAndReusedSegmentsKeepEveryRecordInOrder() throws Exception {
+        EventJournal journal = EventJournal.open(root, memoryRoot(), 16 * 1024);
+        int count = 20_000;
+        Thread syncing = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                journal.sync();
+            }
+        });
+        List<String> seen = new ArrayList<>();
+        syncing.start();
+        try {
+            Position readFrom = journal.runStart();
+            for (int i = 1; i <= count; i++) {
+                journal.append(Kind.FINISHED, bare(i));
+                if (journal.full()) {
+                    journal.rotate();
+                }
+                if (i % 97 == 0) { // a reader that follows the appends, as a spill replay does
+                    List<Read> reads = journal.read(readFrom, journal.end(), 1_000);
+                    seen.addAll(ids(reads));
+                    readFrom = reads.isEmpty() ? readFrom : reads.get(reads.size() - 1).after();
+                }
+            }
+            seen.addAll(ids(journal.read(readFrom, journal.end(), count)));
+        } finally {
+            syncing.interrupt();
+            syncing.join();
+        }
+
+        assertEquals(count, seen.size(), "no record torn, zeroed or missed");
+        for (int i = 0; i < count; i++) {
+            assertEquals(String.format("r%02d", i + 1), seen.get(i));
+        }
+        journal.close(false);
+        EventJournal restarted = EventJournal.open(root, memoryRoot(), 16 * 1024);
+        assertEquals(count, restarted.read(new Position(1, 0), restarted.previousRunEnd(), count + 1).size(),
+                "and the data dir holds every one of them");
+    }
+
+    /** The memory folder of one data dir, as {@link MemoryFolder} names it under /dev/shm (here: not tmpfs). */
+    private Path memoryRoot() {
+        return memory.resolve("detour-journal-test");
+    }
+
+    /** Every record of one segment file, read as a start reads it. */
+    private List<Read> readFile(Path segment) throws IOException {
+        EventJournal reader = EventJournal.open(root.resolve("reader"), 1 << 20);
+        Path copy = Files.copy(segment, reader.dir().resolve("events-000000000000.journal"));
+        return reader.read(new Position(0, 0), new Position(0, Files.size(copy)), 1_000);
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).sorted().toList();
         }
     }
 
