@@ -348,9 +348,13 @@ public final class DetourProcess implements AutoCloseable {
     @Override
     public void close() {
         rememberTree();
+        boolean killedHere = process.isAlive();
         process.toHandle().destroyForcibly();
         waitFor(process.toHandle(), Duration.ofSeconds(30));
         killTree();
+        if (killedHere) {
+            forgetJournalMemory(); // a test that means to restart on the data dir stops the process first
+        }
         try {
             for (Thread reader : readers) {
                 reader.join(TimeUnit.SECONDS.toMillis(5));
@@ -362,6 +366,29 @@ public final class DetourProcess implements AutoCloseable {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The event journal's memory copies a killed process leaves on /dev/shm (D-2) stay there until a restart on the
+     * same data dir takes them, or a reboot: this process's end is final, so they go (a suite kills dozens).
+     */
+    private void forgetJournalMemory() {
+        try {
+            Path id = dataDir.resolve("journal").resolve("memory-folder-id");
+            if (!Files.exists(id)) {
+                return;
+            }
+            Path folder = Path.of("/dev/shm", "detour-journal-" + Files.readString(id).trim());
+            if (Files.isDirectory(folder, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                try (var files = Files.walk(folder)) {
+                    for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            System.err.println(name + ": journal memory folder not removed: " + e);
         }
     }
 

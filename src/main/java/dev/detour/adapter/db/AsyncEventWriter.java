@@ -257,7 +257,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     }
 
     /** D-2: spills that ended: the journal-only events written and later ones in the memory queue again. */
-    public long spillsEnded() {
+    long spillsEnded() {
         return spillsEnded.get();
     }
 
