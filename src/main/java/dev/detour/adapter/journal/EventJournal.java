@@ -526,8 +526,10 @@ public final class EventJournal implements AutoCloseable {
         if (memoryDir == null) {
             s.map.force();
             Uninterrupted.io(() -> {
-                s.file.truncate(s.size);
-                s.file.close();
+                if (s.file.isOpen()) { // a retry after a close that failed: cut and closed already
+                    s.file.truncate(s.size);
+                    s.file.close();
+                }
                 return null;
             });
             return;
@@ -537,8 +539,10 @@ public final class EventJournal implements AutoCloseable {
             if (!s.done) {
                 s.copy(s.size);
                 Uninterrupted.io(() -> {
-                    s.file.force(false);
-                    s.file.close();
+                    if (s.file.isOpen()) {
+                        s.file.force(false);
+                        s.file.close();
+                    }
                     return null;
                 });
                 s.done = true;
