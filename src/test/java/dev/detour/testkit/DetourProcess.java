@@ -1,6 +1,7 @@
 package dev.detour.testkit;
 
 import dev.detour.adapter.db.EmbeddedMariaDb;
+import dev.detour.adapter.journal.MemoryFolder;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -375,12 +376,8 @@ public final class DetourProcess implements AutoCloseable {
      */
     private void forgetJournalMemory() {
         try {
-            Path id = dataDir.resolve("journal").resolve("memory-folder-id");
-            if (!Files.exists(id)) {
-                return;
-            }
-            Path folder = Path.of("/dev/shm", "detour-journal-" + Files.readString(id).trim());
-            if (Files.isDirectory(folder, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Path folder = MemoryFolder.existing(Path.of("/dev/shm"), dataDir.resolve("journal"));
+            if (folder != null && Files.isDirectory(folder, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 try (var files = Files.walk(folder)) {
                     for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
                         Files.deleteIfExists(p);

@@ -269,8 +269,8 @@ public final class EventJournal implements AutoCloseable {
         }
         for (Path f : files) {
             String name = f.getFileName().toString();
-            if (name.startsWith(PREFIX) && name.endsWith(SUFFIX)) {
-                long number = Long.parseLong(name.substring(PREFIX.length(), name.length() - SUFFIX.length()));
+            if (isSegment(name)) {
+                long number = segmentNumber(name);
                 long end = recordsEnd(f);
                 Path kept = file(number);
                 long have = Files.exists(kept) ? Files.size(kept) : 0;
@@ -410,7 +410,7 @@ public final class EventJournal implements AutoCloseable {
             if (memoryDir == null) {
                 s.map.force();
             } else {
-                copyAndSync(s, size);
+                copyAndSync(s, size, false);
             }
         } catch (IOException | RuntimeException e) {
             dirty = true;
@@ -421,17 +421,27 @@ public final class EventJournal implements AutoCloseable {
         prepareNext(s);
     }
 
-    /** In memory: copies what was appended up to {@code upTo} into the data dir and syncs it there. */
-    private void copyAndSync(Segment s, long upTo) throws IOException {
+    /**
+     * In memory: copies what was appended up to {@code upTo} into the data dir and syncs it there; with {@code last}
+     * (a finished segment) the file is closed and the segment done: readers find all of it in the data dir.
+     */
+    private void copyAndSync(Segment s, long upTo, boolean last) throws IOException {
         copying.lock();
         try {
-            s.copy(upTo);
-            if (!s.done) {
-                Uninterrupted.io(() -> {
-                    s.file.force(false);
-                    return null;
-                });
+            if (s.done) {
+                return;
             }
+            s.copy(upTo);
+            Uninterrupted.io(() -> {
+                if (s.file.isOpen()) { // a retry after a close that failed: synced and closed already
+                    s.file.force(false);
+                    if (last) {
+                        s.file.close();
+                    }
+                }
+                return null;
+            });
+            s.done = last;
         } finally {
             copying.unlock();
         }
@@ -534,22 +544,7 @@ public final class EventJournal implements AutoCloseable {
             });
             return;
         }
-        copying.lock();
-        try {
-            if (!s.done) {
-                s.copy(s.size);
-                Uninterrupted.io(() -> {
-                    if (s.file.isOpen()) {
-                        s.file.force(false);
-                        s.file.close();
-                    }
-                    return null;
-                });
-                s.done = true;
-            }
-        } finally {
-            copying.unlock();
-        }
+        copyAndSync(s, s.size, true);
         keepAsSpare(s);
     }
 
@@ -701,8 +696,8 @@ public final class EventJournal implements AutoCloseable {
     public List<Long> segments() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString())
-                    .filter(n -> n.startsWith(PREFIX) && n.endsWith(SUFFIX))
-                    .map(n -> Long.parseLong(n.substring(PREFIX.length(), n.length() - SUFFIX.length())))
+                    .filter(EventJournal::isSegment)
+                    .map(EventJournal::segmentNumber)
                     .sorted().toList();
         }
     }
@@ -726,8 +721,7 @@ public final class EventJournal implements AutoCloseable {
                     StandardOpenOption.WRITE);
             try {
                 if (memoryDir == null) {
-                    fillWithZeros(channel, mapped);
-                    return new Segment(number, channel.map(FileChannel.MapMode.READ_WRITE, 0, mapped), channel, null);
+                    return new Segment(number, zeroedMapping(channel, mapped), channel, null);
                 }
                 Slab slab = slab(number, mapped);
                 return new Segment(number, slab.map(), channel, slab.file());
@@ -742,7 +736,7 @@ public final class EventJournal implements AutoCloseable {
 
     /** In memory: the mapped memory file of segment {@code number}: a spare renamed, or a new one. */
     private Slab slab(long number, long mapped) throws IOException {
-        Path file = memoryDir.resolve(String.format("%s%012d%s", PREFIX, number, SUFFIX));
+        Path file = memoryDir.resolve(segmentName(number));
         Slab spare = mapped == mappedBytes ? spares.poll() : null;
         if (spare != null) {
             Files.move(spare.file(), file, StandardCopyOption.ATOMIC_MOVE);
@@ -750,24 +744,37 @@ public final class EventJournal implements AutoCloseable {
         }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
-            fillWithZeros(channel, mapped);
-            return new Slab(file, channel.map(FileChannel.MapMode.READ_WRITE, 0, mapped)); // outlives the channel
+            return new Slab(file, zeroedMapping(channel, mapped)); // the mapping outlives the channel
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(file);
             throw e;
         }
     }
 
-    private static void fillWithZeros(FileChannel channel, long length) throws IOException {
-        ByteBuffer zeros = ByteBuffer.allocateDirect((int) Math.min(length, 256 * 1024));
+    /** The file's first {@code length} bytes written with zeros (so every page exists), then mapped. */
+    private static MappedByteBuffer zeroedMapping(FileChannel channel, long length) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocateDirect((int) Math.max(1, Math.min(length, 256 * 1024)));
         for (long at = 0; at < length; ) {
             zeros.clear().limit((int) Math.min(zeros.capacity(), length - at));
             at += channel.write(zeros, at);
         }
+        return channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
     }
 
     private Path file(long number) {
-        return dir.resolve(String.format("%s%012d%s", PREFIX, number, SUFFIX));
+        return dir.resolve(segmentName(number));
+    }
+
+    private static String segmentName(long number) {
+        return String.format("%s%012d%s", PREFIX, number, SUFFIX);
+    }
+
+    private static boolean isSegment(String name) {
+        return name.startsWith(PREFIX) && name.endsWith(SUFFIX);
+    }
+
+    private static long segmentNumber(String name) {
+        return Long.parseLong(name.substring(PREFIX.length(), name.length() - SUFFIX.length()));
     }
 
     /**

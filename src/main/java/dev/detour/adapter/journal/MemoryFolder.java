@@ -53,11 +53,24 @@ public final class MemoryFolder {
                         base, type);
                 return null;
             }
-            return owned(base.resolve("detour-journal-" + id(journalRoot)), journalRoot);
+            return owned(folder(base, id(journalRoot)), journalRoot);
         } catch (IOException | RuntimeException e) {
             log.warn("event journal: no folder in {} ({}); segments are mapped in the data dir", base, e.toString());
             return null;
         }
+    }
+
+    /**
+     * The folder {@link #under} gives the journal under {@code journalRoot}, without making anything; null when that
+     * journal never had one (tools and tests that clean up after a process they killed).
+     */
+    public static Path existing(Path base, Path journalRoot) throws IOException {
+        Path file = journalRoot.resolve(ID_FILE);
+        return Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? folder(base, readId(file)) : null;
+    }
+
+    private static Path folder(Path base, String id) {
+        return base.resolve("detour-journal-" + id);
     }
 
     private static Path owned(Path folder, Path journalRoot) throws IOException {
@@ -96,6 +109,10 @@ public final class MemoryFolder {
                 Files.deleteIfExists(mine);
             }
         }
+        return readId(file);
+    }
+
+    private static String readId(Path file) throws IOException {
         String id = Files.readString(file).trim();
         if (!ID.matcher(id).matches()) {
             throw new IOException(file + " does not hold a folder id (32 hex digits)");

@@ -46,6 +46,8 @@ class MemoryFolderTest {
         assertEquals(SHM, folder.getParent());
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(folder)));
         assertEquals(folder, MemoryFolder.under(SHM, journal), "a restart finds what its killed predecessor left");
+        assertEquals(folder, MemoryFolder.existing(SHM, journal));
+        assertNull(MemoryFolder.existing(SHM, Files.createDirectories(data.resolve("c/journal"))), "none made yet");
         assertNotEquals(folder, track(MemoryFolder.under(SHM, other)));
     }
 
