@@ -14,6 +14,10 @@
 #   SLICES_TAIL       idle 5 s slices after the load, each with Detour's CPU (work the load left behind; default 0)
 #   SLICES_JFR_DELAY / SLICES_JFR_SECONDS   when the recording starts (s after start, default 75) and lasts (20)
 #
+# Each slice also says how many request events the writer stored in it (/metrics) and whether newer ones wait
+# in the journal only ("spilled"): a writer slower than the requests costs CPU long after the load. The embedded
+# MariaDB's CPU per request is given apart (it is a process of its own).
+#
 # Read a recording's waits (parks and monitor waits > 10 ms with settings=profile) by Detour frame:
 #     jfr print --events jdk.ThreadPark,jdk.JavaMonitorEnter --stack-depth 8 FILE \
 #       | grep line: | grep dev.detour | sort | uniq -c | sort -rn | head
@@ -61,18 +65,36 @@ KEY="$(admin POST /admin/api/keys "${SLICES_KEY:-{\"name\":\"bench\"\}}" | grep 
 [[ -n "$KEY" ]] || { echo "POST /admin/api/keys returned no key" >&2; exit 1; }
 ticks="$(getconf CLK_TCK)"
 cpu() { awk '{ print $14 + $15 }' "/proc/$DETOUR_PID/stat"; }
+metric() { curl -sf -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
+MARIADB_PID="$(pgrep -P "$DETOUR_PID" mariadbd | head -1)" # the embedded database: its CPU is not in Detour's
+db_cpu() { [[ -n "$MARIADB_PID" ]] && awk '{ print $14 + $15 }' "/proc/$MARIADB_PID/stat" 2>/dev/null || echo 0; }
+written=0
+events() { # sets EVENTS: the events stored since the last call, and whether newer ones wait in the journal only
+  local now spilled
+  now="$(metric detour_events_written_total)"
+  spilled="$(metric detour_event_journal_spilled)"
+  EVENTS="$(( ${now%.*} - written )) events stored$([[ "${spilled%.*}" == 1 ]] && echo ", spilled")"
+  written="${now%.*}"
+}
+events
 echo "$(basename "$JAR") on $JAVA ${flags[*]}; $ACCOUNTS accounts on $UPSTREAM"
 for ((s = 1; s <= SLICES; s++)); do
   before="$(cpu)"
+  db_before="$(db_cpu)"
   out="$(BENCH_BEARER="$KEY" wrk -t2 -c16 -d5s -s "$ROOT/bench/post.lua" "http://127.0.0.1:$PORT/v1/chat/completions")"
   after="$(cpu)"
+  db_after="$(db_cpu)"
+  events
   requests="$(sed -n 's/^wrk.requests=//p' <<<"$out")"
   if grep -q "Non-2xx" <<<"$out"; then echo "slice $s: $(grep Non-2xx <<<"$out") — not a measurement" >&2; exit 1; fi
-  echo "slice $s: $(( requests / 5 )) req/s, $(( requests > 0 ? (after - before) * 1000000 / ticks / requests : 0 )) µs CPU per request"
+  echo "slice $s: $(( requests / 5 )) req/s, $(( requests > 0 ? (after - before) * 1000000 / ticks / requests : 0 )) µs CPU per request (MariaDB $(( requests > 0 ? (db_after - db_before) * 1000000 / ticks / requests : 0 ))), $EVENTS"
 done
 for ((s = 1; s <= ${SLICES_TAIL:-0}; s++)); do
   before="$(cpu)"
+  db_before="$(db_cpu)"
   sleep 5
   after="$(cpu)"
-  echo "idle slice $s: $(( (after - before) * 1000 / ticks / 5 ))‰ of a core"
+  db_after="$(db_cpu)"
+  events
+  echo "idle slice $s: $(( (after - before) * 1000 / ticks / 5 ))‰ of a core (MariaDB $(( (db_after - db_before) * 1000 / ticks / 5 ))‰), $EVENTS"
 done
