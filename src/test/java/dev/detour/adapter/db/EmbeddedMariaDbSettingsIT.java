@@ -1,0 +1,28 @@
+package dev.detour.adapter.db;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.detour.testkit.TestDatabase;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+
+/** The embedded server runs with the caches Detour needs, not MariaDB's defaults for every engine (N-7: RSS). */
+class EmbeddedMariaDbSettingsIT {
+
+    @Test
+    void theMyIsamAndAriaCachesAreSmallAndInnoDbKeepsItsBufferPool() throws Exception {
+        EmbeddedMariaDb db = TestDatabase.server();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT @@key_buffer_size, @@aria_pagecache_buffer_size,"
+                        + " @@innodb_buffer_pool_size")) {
+            rs.next();
+            assertEquals(EmbeddedMariaDb.KEY_BUFFER, rs.getLong(1));
+            assertEquals(EmbeddedMariaDb.ARIA_PAGE_CACHE, rs.getLong(2));
+            assertEquals(128L << 20, rs.getLong(3), "the request log's tables and indexes are cached as before");
+        }
+    }
+}
