@@ -8,6 +8,7 @@
 #   SLICES_JAVA       the java that runs Detour (default Java 17: /usr/lib/jvm/java-17-openjdk-amd64/bin/java)
 #   SLICES_FLAGS      extra JVM flags (e.g. -XX:CICompilerCount=6); -Xmx512m always
 #   SLICES_ACCOUNTS   accounts in the group (default 4)
+#   SLICES_OTHERS     more accounts in the group that serve another model only (default 0), as in a mixed pool
 #   SLICES_UPSTREAM   the accounts' base URL (default: Detour's own fake upstream, started here on JDK 25);
 #                     an nginx `return 200` with a chat completion costs the machine less (see bench/run.sh)
 #   SLICES_KEY        the key's JSON (default {"name":"bench"}; bench/run.sh's limits: see key_json there)
@@ -61,6 +62,10 @@ for ((n = 1; n <= ACCOUNTS; n++)); do
   admin POST /admin/api/accounts "{\"name\":\"json-$n\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"$UPSTREAM\",\"api_key\":\"sk-bench-json-$n-0001\",\"model_mappings\":[{\"from\":\"bench-json\",\"to\":\"bench-json\"}],\"weight\":10}" >/dev/null \
     || { echo "POST /admin/api/accounts failed" >&2; exit 1; }
 done
+for ((n = 1; n <= ${SLICES_OTHERS:-0}; n++)); do
+  admin POST /admin/api/accounts "{\"name\":\"other-$n\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"$UPSTREAM\",\"api_key\":\"sk-bench-other-$n-0001\",\"model_mappings\":[{\"from\":\"bench-other\",\"to\":\"bench-other\"}],\"weight\":10}" >/dev/null \
+    || { echo "POST /admin/api/accounts failed" >&2; exit 1; }
+done
 KEY="$(admin POST /admin/api/keys "${SLICES_KEY:-{\"name\":\"bench\"\}}" | grep -o '"key" *: *"dtr-[^"]*"' | sed 's/.*"\(dtr-[^"]*\)"/\1/')"
 [[ -n "$KEY" ]] || { echo "POST /admin/api/keys returned no key" >&2; exit 1; }
 ticks="$(getconf CLK_TCK)"
@@ -77,7 +82,7 @@ events() { # sets EVENTS: the events stored since the last call, and whether new
   written="${now%.*}"
 }
 events
-echo "$(basename "$JAR") on $JAVA ${flags[*]}; $ACCOUNTS accounts on $UPSTREAM"
+echo "$(basename "$JAR") on $JAVA ${flags[*]}; $ACCOUNTS accounts on $UPSTREAM (and ${SLICES_OTHERS:-0} serving another model)"
 for ((s = 1; s <= SLICES; s++)); do
   before="$(cpu)"
   db_before="$(db_cpu)"

@@ -13,6 +13,7 @@ import dev.detour.core.selection.Candidate;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.PoolAnswer;
 import dev.detour.core.selection.ReasonCode;
+import dev.detour.core.selection.Rejection;
 import dev.detour.gateway.admission.KeyLimiter;
 import dev.detour.gateway.admission.LimitHeadersSink;
 import dev.detour.gateway.admission.SmartKeyFacts;
@@ -238,7 +239,12 @@ public final class Forwarder {
 
     /** {@code handed}: an account whose lease the request already holds (L-2: handed over in the queue). */
     private Round tryCandidates(ClientCall call, Plan plan, Trace trace, ResponseSink sink, long handed) {
-        plan.rejections().forEach(r -> trace.rejections.add(new RejectionRecord(r.accountId(), r.reason().wire())));
+        for (Rejection r : plan.rejections()) {
+            // the routes that could have served it; a refusal (Refusals.routing) keeps every rejection
+            if (!r.reason().neverCouldServe()) {
+                trace.rejections.add(new RejectionRecord(r.accountId(), r.reason().wire()));
+            }
+        }
         trace.reasonCode = plan.reason().wire();
         int maxAttempts = call.key().policy().maxAttempts();
         Set<Long> tried = new HashSet<>();

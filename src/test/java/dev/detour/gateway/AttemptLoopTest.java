@@ -230,6 +230,28 @@ class AttemptLoopTest {
         assertNull(store.row(2, "up-gpt"));
     }
 
+    @Test
+    void aServedRequestNamesOnlyTheRoutesThatCouldHaveServedItAndARefusalNamesEveryAccount() {
+        pool(AccountMother.account(1).baseUrl(A).maps("gpt", "up-gpt").maxInFlight(1).failurePolicy(NO_RETRY).build(),
+                AccountMother.account(2).baseUrl(B).maps("gpt", "up-gpt").priority(1).failurePolicy(NO_RETRY).build(),
+                AccountMother.account(3).baseUrl(B).maps("claude", "up-claude").failurePolicy(NO_RETRY).build());
+        assertTrue(leases.tryAcquire(1, 1), "account 1 is busy elsewhere");
+        upstream.script(B, Step.ok(OK));
+
+        assertEquals(200, send("{\"model\":\"gpt\",\"messages\":[]}").status);
+        assertEquals(404, send("{\"model\":\"gemini\",\"messages\":[]}").status);
+
+        assertEquals(2, events.size(), events.toString());
+        // account 3 serves another model: under every served request of a large pool that was most of the event
+        assertEquals(List.of("1:capacity_overflow_to_next"), rejections(events.get(0)));
+        assertEquals(List.of("1:rejected_model_unmapped", "2:rejected_model_unmapped", "3:rejected_model_unmapped"),
+                rejections(events.get(1)).stream().sorted().toList(), "a refusal says why nothing could serve it");
+    }
+
+    private static List<String> rejections(RequestEvent event) {
+        return event.rejections().stream().map(r -> r.accountId() + ":" + r.reason()).toList();
+    }
+
     private void drained() {
         writes.awaitDrained(health, Duration.ofSeconds(30));
         assertEquals(0, writes.pending(), "every state change reached the in-memory store");

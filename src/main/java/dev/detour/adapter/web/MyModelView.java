@@ -54,14 +54,6 @@ public record MyModelView(String model, boolean sampled, RouteState serving, int
     /** States in which a request may be sent to the route now (busy ones wait for a free place). */
     private static final Set<State> USABLE = EnumSet.of(State.AVAILABLE, State.UNSAMPLED, State.BUSY);
 
-    /**
-     * Routes not used that could never have served the request (another model, another endpoint, outside
-     * the key's groups): naming them under a request only hides the routes that matter.
-     */
-    private static final Set<String> NEVER_COULD_SERVE = Set.of(ReasonCode.REJECTED_MODEL_UNMAPPED.wire(),
-            ReasonCode.REJECTED_CONTRACT_MISMATCH.wire(), ReasonCode.REJECTED_GROUP_SCOPE.wire(),
-            ReasonCode.REJECTED_MODEL_NOT_ALLOWED.wire());
-
     public static MyModelView of(ModelRoutes routes, Instant now) {
         List<FamilyRoutes> families = routes.families();
         boolean alike = families.stream().allMatch(f -> f.routes().equals(families.get(0).routes()));
@@ -79,9 +71,13 @@ public record MyModelView(String model, boolean sampled, RouteState serving, int
                 alike ? families.subList(0, Math.min(1, families.size())) : families, !alike);
     }
 
-    /** Whether a route passed over under a request is worth naming to the key holder. */
+    /**
+     * Whether a route passed over under a request is worth naming to the key holder (not one that could never
+     * have served it; events written before those were left out of served requests still name them).
+     */
     public static boolean couldHaveServed(String reason) {
-        return !NEVER_COULD_SERVE.contains(reason);
+        ReasonCode code = ReasonCode.fromWire(reason);
+        return code == null || !code.neverCouldServe();
     }
 
     /** A background check is probing one of its routes: the page polls until it ends. */

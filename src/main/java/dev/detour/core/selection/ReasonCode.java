@@ -45,6 +45,17 @@ public enum ReasonCode {
         return wire;
     }
 
+    /**
+     * A rejection of an account that could never have served the request: another model, another endpoint,
+     * outside the key's groups or models. Naming each under every request hides the routes that matter, and
+     * it grew each request's event with the pool (N-10: 1,000 accounts, ~1,000 entries journaled and written
+     * per request); a request that was served records only the routes that could have served it.
+     */
+    public boolean neverCouldServe() {
+        return this == REJECTED_MODEL_UNMAPPED || this == REJECTED_CONTRACT_MISMATCH || this == REJECTED_GROUP_SCOPE
+                || this == REJECTED_MODEL_NOT_ALLOWED;
+    }
+
     /** The code for a stored wire value, or null when it is unknown (an older or newer build wrote it). */
     public static ReasonCode fromWire(String value) {
         for (ReasonCode c : values()) {
