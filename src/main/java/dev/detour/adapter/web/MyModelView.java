@@ -72,8 +72,9 @@ public record MyModelView(String model, boolean sampled, RouteState serving, int
     }
 
     /**
-     * Whether a route passed over under a request is worth naming to the key holder (not one that could never
-     * have served it; events written before those were left out of served requests still name them).
+     * Whether a route passed over under a request is worth naming to the key holder: not one that could never
+     * have served it (a refused request's event names those, and so do events from before a served one left
+     * them out).
      */
     public static boolean couldHaveServed(String reason) {
         ReasonCode code = ReasonCode.fromWire(reason);
