@@ -58,21 +58,19 @@ until grep -q "^Detour is ready" "$WORK/detour.log" 2>/dev/null; do
 done
 admin() { curl -sf -X "$1" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data "$3" "http://127.0.0.1:$PORT$2"; }
 admin POST /admin/api/groups '{"name":"bench"}' >/dev/null || { echo "POST /admin/api/groups failed" >&2; exit 1; }
-for ((n = 1; n <= ACCOUNTS; n++)); do
-  admin POST /admin/api/accounts "{\"name\":\"json-$n\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"$UPSTREAM\",\"api_key\":\"sk-bench-json-$n-0001\",\"model_mappings\":[{\"from\":\"bench-json\",\"to\":\"bench-json\"}],\"weight\":10}" >/dev/null \
+add_account() { # name model: one account of the bench group on the upstream, mapping the model to itself
+  admin POST /admin/api/accounts "{\"name\":\"$1\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"$UPSTREAM\",\"api_key\":\"sk-bench-$1-0001\",\"model_mappings\":[{\"from\":\"$2\",\"to\":\"$2\"}],\"weight\":10}" >/dev/null \
     || { echo "POST /admin/api/accounts failed" >&2; exit 1; }
-done
-for ((n = 1; n <= ${SLICES_OTHERS:-0}; n++)); do
-  admin POST /admin/api/accounts "{\"name\":\"other-$n\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"$UPSTREAM\",\"api_key\":\"sk-bench-other-$n-0001\",\"model_mappings\":[{\"from\":\"bench-other\",\"to\":\"bench-other\"}],\"weight\":10}" >/dev/null \
-    || { echo "POST /admin/api/accounts failed" >&2; exit 1; }
-done
+}
+for ((n = 1; n <= ACCOUNTS; n++)); do add_account "json-$n" bench-json; done
+for ((n = 1; n <= ${SLICES_OTHERS:-0}; n++)); do add_account "other-$n" bench-other; done
 KEY="$(admin POST /admin/api/keys "${SLICES_KEY:-{\"name\":\"bench\"\}}" | grep -o '"key" *: *"dtr-[^"]*"' | sed 's/.*"\(dtr-[^"]*\)"/\1/')"
 [[ -n "$KEY" ]] || { echo "POST /admin/api/keys returned no key" >&2; exit 1; }
 ticks="$(getconf CLK_TCK)"
-cpu() { awk '{ print $14 + $15 }' "/proc/$DETOUR_PID/stat"; }
+cpu() { awk '{ print $14 + $15 }' "/proc/${1:-$DETOUR_PID}/stat" 2>/dev/null || echo 0; } # user + system ticks
 metric() { curl -sf -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
 MARIADB_PID="$(pgrep -P "$DETOUR_PID" mariadbd | head -1)" # the embedded database: its CPU is not in Detour's
-db_cpu() { [[ -n "$MARIADB_PID" ]] && awk '{ print $14 + $15 }' "/proc/$MARIADB_PID/stat" 2>/dev/null || echo 0; }
+db_cpu() { if [[ -n "$MARIADB_PID" ]]; then cpu "$MARIADB_PID"; else echo 0; fi; }
 written=0
 events() { # sets EVENTS: the events stored since the last call, and whether newer ones wait in the journal only
   local now spilled
