@@ -132,7 +132,7 @@ public final class Router {
     private SelectionRequest withSiteSettings(SelectionRequest request) {
         // the smart-key inputs (prices, route stats) and the load inputs (picks, cost ledger) together
         RankingInputs live = load.rankingInputs();
-        RankingInputs inputs = request.inputs().withLastPickedAt(live.lastPickedAt()).withCostLedger(live.costLedger());
+        RankingInputs inputs = request.inputs().withLastPicks(live.lastPicks()).withCostLedger(live.costLedger());
         return request.withSettings(load.settings()).withInputs(inputs);
     }
 

@@ -30,16 +30,17 @@ final class Partition {
         }
     }
 
-    private final List<Route> eligible = new ArrayList<>();
+    private final List<Route> eligible;
     private final List<Cooled> cooling = new ArrayList<>();
     private final List<Rejection> dropped = new ArrayList<>();
 
-    private Partition() {
+    private Partition(int routes) {
+        this.eligible = new ArrayList<>(routes); // most routes are eligible: no growing copies (N-10)
     }
 
     static Partition of(List<Route> routes, SelectionRequest request,
             Map<ModelStateKey, ModelState> modelStates, Instant now) {
-        Partition partition = new Partition();
+        Partition partition = new Partition(routes.size());
         for (Route route : routes) {
             partition.place(route, stateOf(route, modelStates), request.group(route.account().groupId()), now);
         }

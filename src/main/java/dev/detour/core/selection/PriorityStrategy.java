@@ -84,6 +84,9 @@ public final class PriorityStrategy implements Strategy {
         }
 
         private List<Route> tier(int priority) {
+            if (priorities.length == 1) {
+                return eligible; // one tier: the eligible routes as they are, not a copy per request
+            }
             List<Route> tier = new ArrayList<>();
             for (Route route : eligible) {
                 if (route.account().priority() == priority) {

@@ -11,28 +11,29 @@ import java.util.Map;
  * <li>{@code routeStats}: real-traffic outcomes and TTFT per (account, model key), read per route;</li>
  * <li>{@code prices}: model base prices by model key, else by the client-facing name;</li>
  * <li>{@code costLedger}: S-7 EMA per (account, model key);</li>
- * <li>{@code lastPickedAt}: when the gateway last picked each account (S-4 min pick gap, idle).</li>
+ * <li>{@code lastPicks}: when the gateway last picked each account (S-4 min pick gap, idle).</li>
  * </ul>
  */
 public record RankingInputs(
         RouteStatsSource routeStats,
         Map<String, ModelPrice> prices,
         Map<ModelStateKey, CostEma> costLedger,
-        Map<Long, Instant> lastPickedAt) {
+        LastPicks lastPicks) {
 
-    public static final RankingInputs NONE = new RankingInputs(RouteStatsSource.NONE, Map.of(), Map.of(), Map.of());
+    public static final RankingInputs NONE = new RankingInputs(RouteStatsSource.NONE, Map.of(), Map.of(),
+            LastPicks.NONE);
 
     public RankingInputs {
         routeStats = routeStats == null ? RouteStatsSource.NONE : routeStats;
         prices = prices == null ? Map.of() : prices;
         costLedger = costLedger == null ? Map.of() : costLedger;
-        lastPickedAt = lastPickedAt == null ? Map.of() : lastPickedAt;
+        lastPicks = lastPicks == null ? LastPicks.NONE : lastPicks;
     }
 
     /** Fixed route stats (tests, tables): an immutable or snapshot map. */
     public RankingInputs(Map<ModelStateKey, RouteStats> routeStats, Map<String, ModelPrice> prices,
             Map<ModelStateKey, CostEma> costLedger, Map<Long, Instant> lastPickedAt) {
-        this(RouteStatsSource.of(routeStats), prices, costLedger, lastPickedAt);
+        this(RouteStatsSource.of(routeStats), prices, costLedger, LastPicks.of(lastPickedAt));
     }
 
     public RouteStats statsOf(Route route) {
@@ -53,7 +54,7 @@ public record RankingInputs(
     }
 
     public Instant lastPickedAt(long accountId) {
-        return lastPickedAt.get(accountId);
+        return lastPicks.of(accountId);
     }
 
     public RankingInputs withRouteStats(Map<ModelStateKey, RouteStats> stats) {
@@ -62,18 +63,22 @@ public record RankingInputs(
 
     /** The gateway's live stats, read per route ({@link RouteStatsSource}: one value per route per selection). */
     public RankingInputs withRouteStatsSource(RouteStatsSource stats) {
-        return new RankingInputs(stats, prices, costLedger, lastPickedAt);
+        return new RankingInputs(stats, prices, costLedger, lastPicks);
     }
 
     public RankingInputs withPrices(Map<String, ModelPrice> newPrices) {
-        return new RankingInputs(routeStats, newPrices, costLedger, lastPickedAt);
+        return new RankingInputs(routeStats, newPrices, costLedger, lastPicks);
     }
 
     public RankingInputs withCostLedger(Map<ModelStateKey, CostEma> ledger) {
-        return new RankingInputs(routeStats, prices, ledger, lastPickedAt);
+        return new RankingInputs(routeStats, prices, ledger, lastPicks);
     }
 
     public RankingInputs withLastPickedAt(Map<Long, Instant> picked) {
-        return new RankingInputs(routeStats, prices, costLedger, picked);
+        return withLastPicks(LastPicks.of(picked));
+    }
+
+    public RankingInputs withLastPicks(LastPicks picks) {
+        return new RankingInputs(routeStats, prices, costLedger, picks);
     }
 }

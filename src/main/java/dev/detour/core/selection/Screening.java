@@ -15,16 +15,21 @@ import java.util.List;
  * policy removed, only to tell "the key's policy removed every route" (K-2) from "nothing serves this".
  */
 final class Screening {
-    private final List<Route> routes = new ArrayList<>();
+    private final List<Route> routes;
     private final List<Rejection> rejections = new ArrayList<>();
     private int capableInScope;
     private boolean policyRemovedAServer;
+    /** The last group asked about and whether the key reaches it: a pool lists a group's accounts together. */
+    private long scopedGroup;
+    private boolean scopeAllows;
+    private boolean scopeKnown;
 
-    private Screening() {
+    private Screening(int accounts) {
+        this.routes = new ArrayList<>(accounts); // most of a pool serves the request: no growing copies
     }
 
     static Screening of(SelectionRequest request, List<Account> accounts, Instant now) {
-        Screening screening = new Screening();
+        Screening screening = new Screening(accounts.size());
         List<BlockRule> blocks = request.activeBlockRules(now);
         for (Account account : accounts) {
             screening.screen(account, request, blocks);
@@ -55,9 +60,9 @@ final class Screening {
      * above the key's effective ceiling. The ratio compared is the group's: model base prices are
      * absolute amounts, not ratios, so they rank ({@code price}) but do not count against it.
      */
-    private static ReasonCode policyReason(Account account, Route route, SelectionRequest request,
+    private ReasonCode policyReason(Account account, Route route, SelectionRequest request,
             List<BlockRule> blocks) {
-        if (!request.keyPolicy().allowsGroup(account.groupId())) {
+        if (!allowsGroup(request, account.groupId())) {
             return ReasonCode.REJECTED_GROUP_SCOPE;
         }
         if (!blocks.isEmpty() && blocked(route != null ? route : new Route(account, null, null), request, blocks)) {
@@ -68,6 +73,15 @@ final class Screening {
             return ReasonCode.REJECTED_RATIO_CEILING;
         }
         return null;
+    }
+
+    private boolean allowsGroup(SelectionRequest request, long groupId) {
+        if (!scopeKnown || groupId != scopedGroup) {
+            scopedGroup = groupId;
+            scopeAllows = request.keyPolicy().allowsGroup(groupId);
+            scopeKnown = true;
+        }
+        return scopeAllows;
     }
 
     /** A loop, not a stream: this runs for every account of the pool on every request (N-10). */

@@ -4,7 +4,6 @@ import dev.detour.core.account.Account;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -26,7 +25,7 @@ final class TierPick {
     private TierPick() {
     }
 
-    /** A route and its S-4 weight, so sorting compares two fields instead of looking weights up (N-10). */
+    /** A route and its S-4 weight, for the few a ranking sorts or draws as objects (the shortlist, the failover tail). */
     private record Weighted(Route route, long weight) {
         static final Comparator<Weighted> HEAVIEST_FIRST = (a, b) -> a.weight != b.weight
                 ? Long.compare(b.weight, a.weight)
@@ -58,43 +57,35 @@ final class TierPick {
      * total (ties by account id), so sorting the rest later gives the same places.
      */
     static final class Ranking {
-        private final Weighted[] byWeight;
-        private final int shortlisted;
+        private final List<Route> tier;
+        private final Weights weights;
+        /** Indexes into the tier of its heaviest routes, heaviest first: the shortlist. */
+        private final int[] top;
         private final RankingContext context;
 
         Ranking(List<Route> tier, RankingContext context) {
+            this.tier = tier;
             this.context = context;
-            this.byWeight = weighted(tier, context);
-            this.shortlisted = Math.min(SHORTLIST, byWeight.length);
-            for (int i = 0; i < shortlisted; i++) { // a partial selection: the i-th heaviest into place i
-                int heaviest = i;
-                for (int j = i + 1; j < byWeight.length; j++) {
-                    if (Weighted.HEAVIEST_FIRST.compare(byWeight[j], byWeight[heaviest]) < 0) {
-                        heaviest = j;
-                    }
-                }
-                Weighted swap = byWeight[i];
-                byWeight[i] = byWeight[heaviest];
-                byWeight[heaviest] = swap;
-            }
+            this.weights = Weights.of(tier, context);
+            this.top = weights.heaviest(Math.min(SHORTLIST, tier.size()));
         }
 
         /** The shortlist in its S-4 order: fresh ones by weighted draw, then the recently used by last use. */
         List<Route> shortlist() {
-            List<Weighted> fresh = new ArrayList<>(shortlisted);
+            List<Weighted> fresh = new ArrayList<>(top.length);
             List<Used> recent = new ArrayList<>(0);
             Duration gap = context.settings().minPickGap();
-            for (int i = 0; i < shortlisted; i++) {
-                Route route = byWeight[i].route();
-                Instant last = context.lastUse(route);
+            for (int i : top) {
+                Route route = tier.get(i);
+                Instant last = weights.lastUse[i]; // the last use the weight was computed from
                 if (last != null && context.now().isBefore(last.plus(gap))) {
                     recent.add(new Used(route, last));
                 } else {
-                    fresh.add(byWeight[i]);
+                    fresh.add(new Weighted(route, weights.weight[i]));
                 }
             }
             recent.sort(Used.LEAST_RECENT_FIRST);
-            List<Route> ordered = new ArrayList<>(shortlisted);
+            List<Route> ordered = new ArrayList<>(top.length);
             for (Weighted w : WeightedOrder.order(fresh, Weighted::weight, context.random())) {
                 ordered.add(w.route());
             }
@@ -104,43 +95,101 @@ final class TierPick {
 
         /** The accounts beyond the shortlist, heaviest first: failover only. */
         List<Route> failover() {
-            Arrays.sort(byWeight, shortlisted, byWeight.length, Weighted.HEAVIEST_FIRST);
-            List<Route> rest = new ArrayList<>(byWeight.length - shortlisted);
-            for (int i = shortlisted; i < byWeight.length; i++) {
-                rest.add(byWeight[i].route());
+            boolean[] shortlisted = new boolean[tier.size()];
+            for (int i : top) {
+                shortlisted[i] = true;
             }
-            return rest;
+            List<Weighted> rest = new ArrayList<>(tier.size() - top.length);
+            for (int i = 0; i < tier.size(); i++) {
+                if (!shortlisted[i]) {
+                    rest.add(new Weighted(tier.get(i), weights.weight[i]));
+                }
+            }
+            rest.sort(Weighted.HEAVIEST_FIRST);
+            List<Route> routes = new ArrayList<>(rest.size());
+            rest.forEach(w -> routes.add(w.route()));
+            return routes;
+        }
+    }
+
+    /**
+     * The S-4 weight, account id and last use (read once) of each route of a tier, by its index there: primitive
+     * arrays, because a plan weighs every route of its first tier on every request, and an object per route was a
+     * sixth of a 200-account pool's allocation per request (N-10). The shortlist's min-pick-gap check reads the
+     * same last use the weight was computed from.
+     */
+    private static final class Weights {
+        final long[] weight;
+        final long[] id;
+        final Instant[] lastUse;
+
+        private Weights(int size) {
+            weight = new long[size];
+            id = new long[size];
+            lastUse = new Instant[size];
+        }
+
+        static Weights of(List<Route> tier, RankingContext context) {
+            long maxQuota = 0;
+            long maxWeight = 0;
+            for (Route route : tier) {
+                Account a = route.account();
+                if (a.quotaRemaining() != null) {
+                    maxQuota = Math.max(maxQuota, a.quotaRemaining());
+                } else {
+                    maxWeight = Math.max(maxWeight, a.weight());
+                }
+            }
+            Weights w = new Weights(tier.size());
+            Instant now = context.now();
+            for (int i = 0; i < tier.size(); i++) {
+                Route route = tier.get(i);
+                Account account = route.account();
+                Instant last = context.lastUse(route);
+                w.lastUse[i] = last;
+                w.id[i] = account.id();
+                w.weight[i] = 10 * quotaRatioPpm(account, maxQuota, maxWeight)
+                        + idleBonusPpm(last, now, context.settings()) + 3 * successRatePpm(account);
+            }
+            return w;
+        }
+
+        /** Heavier first; equal weights by account id (a total order: the same places whatever the pool order). */
+        private boolean heavier(int a, int b) {
+            return weight[a] != weight[b] ? weight[a] > weight[b] : id[a] < id[b];
+        }
+
+        /**
+         * The indexes of the {@code count} heaviest, heaviest first, in one pass: each route is compared with the
+         * lightest of those kept so far (one comparison for most of a large tier, where a pass over the tier per
+         * place cost a large pool's plan most of its time).
+         */
+        int[] heaviest(int count) {
+            int[] top = new int[count];
+            int kept = 0;
+            for (int i = 0; i < weight.length && count > 0; i++) {
+                if (kept == count && !heavier(i, top[kept - 1])) {
+                    continue;
+                }
+                int at = kept < count ? kept++ : kept - 1; // the lightest kept drops out when all are taken
+                while (at > 0 && heavier(i, top[at - 1])) {
+                    top[at] = top[at - 1];
+                    at--;
+                }
+                top[at] = i;
+            }
+            return top;
         }
     }
 
     /** The S-4 weight of every account of the tier, by account id. */
     static Map<Long, Long> weights(List<Route> tier, RankingContext context) {
+        Weights w = Weights.of(tier, context);
         Map<Long, Long> weights = new HashMap<>();
-        for (Weighted w : weighted(tier, context)) {
-            weights.put(w.route().account().id(), w.weight());
+        for (int i = 0; i < tier.size(); i++) {
+            weights.put(w.id[i], w.weight[i]);
         }
         return weights;
-    }
-
-    private static Weighted[] weighted(List<Route> tier, RankingContext context) {
-        long maxQuota = 0;
-        long maxWeight = 0;
-        for (Route route : tier) {
-            Account a = route.account();
-            if (a.quotaRemaining() != null) {
-                maxQuota = Math.max(maxQuota, a.quotaRemaining());
-            } else {
-                maxWeight = Math.max(maxWeight, a.weight());
-            }
-        }
-        Weighted[] weighted = new Weighted[tier.size()];
-        for (int i = 0; i < weighted.length; i++) {
-            Route route = tier.get(i);
-            long quota = quotaRatioPpm(route.account(), maxQuota, maxWeight);
-            long idle = idleBonusPpm(context.lastUse(route), context.now(), context.settings());
-            weighted[i] = new Weighted(route, 10 * quota + idle + 3 * successRatePpm(route.account()));
-        }
-        return weighted;
     }
 
     /** quota_remaining / the tier's max quota; with quota unknown, weight / the tier's max weight (of such accounts). */
@@ -156,7 +205,10 @@ final class TierPick {
         if (lastUse == null) {
             return settings.idleBonusMaxPpm();
         }
-        long idleMillis = Math.max(0, Duration.between(lastUse, now).toMillis());
+        // Duration.between(lastUse, now).toMillis() without a Duration per route (N-10): whole seconds apart, then the
+        // nanosecond difference floored to milliseconds
+        long idleMillis = Math.max(0, (now.getEpochSecond() - lastUse.getEpochSecond()) * 1000
+                + Math.floorDiv(now.getNano() - lastUse.getNano(), 1_000_000));
         long bonus = Ppm.times(idleMillis, settings.idleBonusPerHourPpm()) / MILLIS_PER_HOUR;
         return Math.min(bonus, settings.idleBonusMaxPpm());
     }

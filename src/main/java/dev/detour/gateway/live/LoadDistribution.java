@@ -38,10 +38,10 @@ public final class LoadDistribution {
     private final PoolSnapshot snapshot;
     private final LoadStore store;
     private final SessionBindings bindings;
-    private final Map<Long, Instant> lastPickedAt = new ConcurrentHashMap<>();
+    private final PickTimes lastPicks = new PickTimes();
     private final Map<ModelStateKey, CostEma> costLedger = new ConcurrentHashMap<>();
     private final RankingInputs liveInputs = RankingInputs.NONE
-            .withLastPickedAt(Collections.unmodifiableMap(lastPickedAt))
+            .withLastPicks(lastPicks)
             .withCostLedger(Collections.unmodifiableMap(costLedger));
     private final Set<Long> trials = ConcurrentHashMap.newKeySet();
     private volatile SelectionSettings settings = SelectionSettings.DEFAULTS;
@@ -108,7 +108,7 @@ public final class LoadDistribution {
 
     /** S-4: every pick is recorded (the gap and idle bonus read it). */
     public void picked(long accountId, Instant now) {
-        lastPickedAt.put(accountId, now);
+        lastPicks.picked(accountId, now);
     }
 
     /** S-7: an upstream-reported cost for this (account, model key), as micros per 1,000 tokens. */

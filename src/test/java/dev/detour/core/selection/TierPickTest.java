@@ -200,6 +200,31 @@ class TierPickTest {
     }
 
     @Test
+    void inLargeTiersFullOfTiesTheShortlistIsTheFiveHeaviestAndTheRestFollowsByWeightThenId() {
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 200; round++) {
+            int size = 1 + random.nextInt(60);
+            List<Account> tier = new ArrayList<>();
+            Map<Long, Long> quota = new HashMap<>();
+            for (long id = 1; id <= size; id++) {
+                long q = 100L * (1 + random.nextInt(3)); // three values: most comparisons are ties
+                quota.put(id, q);
+                tier.add(account(id).quota(q).build());
+            }
+            java.util.Collections.shuffle(tier, random); // the pool order must not matter
+            List<Long> expected = new ArrayList<>(quota.keySet());
+            expected.sort(java.util.Comparator.<Long>comparingLong(quota::get).reversed()
+                    .thenComparingLong(Long::longValue));
+            List<Long> order = ids(plan(SOL, round, tier));
+
+            int shortlist = Math.min(5, size);
+            assertEquals(new HashSet<>(expected.subList(0, shortlist)), new HashSet<>(order.subList(0, shortlist)),
+                    "round " + round);
+            assertEquals(expected.subList(shortlist, size), order.subList(shortlist, size), "round " + round);
+        }
+    }
+
+    @Test
     void theSameSeedGivesTheSameOrderWhateverThePoolOrder() {
         Account a = account(1).quota(30L).build();
         Account b = account(2).quota(70L).counts(5, 5).build();
