@@ -9,6 +9,7 @@ import dev.detour.core.account.EndpointFamily;
 import dev.detour.gateway.port.ClientCall;
 import dev.detour.gateway.port.Header;
 import dev.detour.gateway.wire.HeaderPolicy;
+import dev.detour.json.JsonFactories;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import java.util.List;
 final class Bridging {
     /** The code of a 2xx answer the bridge could not read (not JSON, or not of the upstream's shape). */
     static final String UNREADABLE_ANSWER = "bridge.unreadable_answer";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonFactories.mapper();
 
     private Bridging() {
     }

@@ -10,6 +10,7 @@ import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.Rejection;
 import dev.detour.gateway.admission.SmartKeyFacts;
 import dev.detour.gateway.live.PoolSnapshot;
+import dev.detour.json.JsonFactories;
 import java.time.Instant;
 
 /**
@@ -17,7 +18,7 @@ import java.time.Instant;
  * alias only — never a base URL, a secret or the client's IP.
  */
 public final class Explanations {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonFactories.mapper();
     private final SmartKeyFacts smart;
 
     public Explanations(SmartKeyFacts smart) {

@@ -8,6 +8,7 @@ import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.selection.Candidate;
 import dev.detour.gateway.port.ClientCall;
 import dev.detour.gateway.port.Header;
+import dev.detour.json.JsonFactories;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -21,7 +22,7 @@ import java.util.List;
  */
 final class LocalCountTokens {
     static final String ESTIMATE_HEADER = "x-detour-estimate";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonFactories.mapper();
 
     private LocalCountTokens() {
     }

@@ -13,12 +13,13 @@ import dev.detour.gateway.port.ClientCall;
 import dev.detour.gateway.port.UpstreamRequest;
 import dev.detour.gateway.wire.BodyRewriter;
 import dev.detour.gateway.wire.HeaderPolicy;
+import dev.detour.json.JsonFactories;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /** The request one attempt sends: base URL + client path, allowlisted headers + auth, model rewritten. */
 final class UpstreamRequests {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonFactories.mapper();
     /** What every Detour-made reasoning seal starts with (bridge/BridgedReasoning). */
     private static final byte[] SEAL = "detour-bridged:".getBytes(StandardCharsets.US_ASCII);
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.detour.core.selection.SessionIds;
 import dev.detour.gateway.port.RequestPeek;
+import dev.detour.json.JsonFactories;
 import java.io.IOException;
 
 /**
@@ -12,7 +13,7 @@ import java.io.IOException;
  * skipped, no tree. Throws {@link InvalidJsonException} for malformed JSON or invalid UTF-8.
  */
 public final class JsonPeeker {
-    private static final JsonFactory FACTORY = new JsonFactory();
+    private static final JsonFactory FACTORY = JsonFactories.streaming();
 
     private JsonPeeker() {
     }

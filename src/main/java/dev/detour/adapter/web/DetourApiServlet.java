@@ -15,6 +15,7 @@ import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.port.KeyEntry;
 import dev.detour.gateway.live.PoolSnapshot;
 import dev.detour.gateway.Router;
+import dev.detour.json.JsonFactories;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -29,7 +30,7 @@ import java.time.Duration;
  * what selection would do now, calling no upstream.
  */
 final class DetourApiServlet extends HttpServlet {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonFactories.mapper();
     private final transient Forwarder forwarder;
     private final transient Router router;
     private final transient PoolSnapshot snapshot;

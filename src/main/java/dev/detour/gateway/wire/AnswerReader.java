@@ -7,6 +7,7 @@ import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.failure.UpstreamErrorFields;
 import dev.detour.core.failure.UpstreamErrorFields.TopValue;
 import dev.detour.core.usage.TokenUsage;
+import dev.detour.json.JsonFactories;
 import java.io.IOException;
 
 /**
@@ -16,7 +17,7 @@ import java.io.IOException;
  * Never throws: what was read before invalid JSON is kept, and such a document is never clear.
  */
 public final class AnswerReader {
-    private static final JsonFactory FACTORY = new JsonFactory();
+    private static final JsonFactory FACTORY = JsonFactories.streaming();
 
     private final EndpointFamily protocol;
     private TokenUsage usage = TokenUsage.NONE;
