@@ -25,11 +25,8 @@ final class TierPick {
     private TierPick() {
     }
 
-    /** A route and its S-4 weight, for the few a ranking sorts or draws as objects (the shortlist, the failover tail). */
+    /** A shortlisted route and its S-4 weight, for the weighted draw. */
     private record Weighted(Route route, long weight) {
-        static final Comparator<Weighted> HEAVIEST_FIRST = (a, b) -> a.weight != b.weight
-                ? Long.compare(b.weight, a.weight)
-                : Long.compare(a.route.account().id(), b.route.account().id());
     }
 
     /**
@@ -99,15 +96,15 @@ final class TierPick {
             for (int i : top) {
                 shortlisted[i] = true;
             }
-            List<Weighted> rest = new ArrayList<>(tier.size() - top.length);
+            List<Integer> rest = new ArrayList<>(tier.size() - top.length);
             for (int i = 0; i < tier.size(); i++) {
                 if (!shortlisted[i]) {
-                    rest.add(new Weighted(tier.get(i), weights.weight[i]));
+                    rest.add(i);
                 }
             }
-            rest.sort(Weighted.HEAVIEST_FIRST);
+            rest.sort(weights::order); // the same order that chose the shortlist
             List<Route> routes = new ArrayList<>(rest.size());
-            rest.forEach(w -> routes.add(w.route()));
+            rest.forEach(i -> routes.add(tier.get(i)));
             return routes;
         }
     }
@@ -157,6 +154,11 @@ final class TierPick {
         /** Heavier first; equal weights by account id (a total order: the same places whatever the pool order). */
         private boolean heavier(int a, int b) {
             return weight[a] != weight[b] ? weight[a] > weight[b] : id[a] < id[b];
+        }
+
+        /** {@link #heavier} as a comparator of indexes, heaviest first. */
+        int order(int a, int b) {
+            return heavier(a, b) ? -1 : heavier(b, a) ? 1 : 0;
         }
 
         /**
