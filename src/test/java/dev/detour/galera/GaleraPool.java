@@ -21,9 +21,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -139,6 +143,39 @@ final class GaleraPool implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException(query + " on node " + node, e);
         }
+    }
+
+    /**
+     * The served requests whose event is not on node 1 ({@code storedIds}: a query of the request ids stored),
+     * counted by when each was sent against the test's {@code moments} (name → epoch ms, in order), with the
+     * first ids: tells which phase of a fault a lost batch belongs to.
+     */
+    static String lostEvents(Map<String, Long> served, String storedIds, Map<String, Long> moments) {
+        Set<String> stored = new HashSet<>();
+        try (Connection c = GaleraCluster.shared().connectCausal(1); Statement s = c.createStatement();
+                ResultSet r = s.executeQuery(storedIds)) {
+            while (r.next()) {
+                stored.add(r.getString(1));
+            }
+        } catch (SQLException e) {
+            return "\n  lost events not listed: " + e;
+        }
+        List<Map.Entry<String, Long>> lost = served.entrySet().stream().filter(e -> !stored.contains(e.getKey()))
+                .sorted(Map.Entry.comparingByValue()).toList();
+        Map<String, Long> byPhase = new LinkedHashMap<>();
+        for (Map.Entry<String, Long> e : lost) {
+            String phase = "before " + moments.keySet().iterator().next();
+            for (Map.Entry<String, Long> m : moments.entrySet()) {
+                if (e.getValue() >= m.getValue()) {
+                    phase = "after " + m.getKey();
+                }
+            }
+            byPhase.merge(phase, 1L, Long::sum);
+        }
+        StringBuilder out = new StringBuilder("\n  served without an event on node 1: " + lost.size() + " " + byPhase);
+        lost.stream().limit(10).forEach(e -> out.append("\n    ").append(e.getKey()).append(" sent at ")
+                .append(Instant.ofEpochMilli(e.getValue())));
+        return out.toString();
     }
 
     /**

@@ -22,6 +22,7 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -260,8 +261,10 @@ class ScaleOutFaultsOnGaleraIT {
         long goneAt = 0;
         long restartAt = 0;
         long restartedAt = 0;
+        Map<String, Long> moments = new LinkedHashMap<>(); // wall times, to place a lost event
         try {
             traffic.awaitMore(20, "traffic before the outage");
+            moments.put("the kill", System.currentTimeMillis());
             cluster.killAll();
             down = true;
             goneAt = System.nanoTime();
@@ -287,8 +290,10 @@ class ScaleOutFaultsOnGaleraIT {
                         + " holds the outage's events (queue and journal) for the database");
             }
             restartAt = System.nanoTime();
+            moments.put("the restart began", System.currentTimeMillis());
             String account = cluster.restart();
             restartedAt = System.nanoTime();
+            moments.put("the restart ended", System.currentTimeMillis());
             down = false;
             System.out.println("G-5 the whole cluster gone for " + Duration.ofNanos(System.nanoTime() - goneAt).toMillis()
                     + " ms; the restart (bootstrap of the most advanced node, two joins) took "
@@ -312,7 +317,8 @@ class ScaleOutFaultsOnGaleraIT {
         long expected = eventsBefore + traffic.served();
         Traffic.awaitUpTo(Duration.ofMinutes(3), () -> GaleraPool.number(1, events(OUTAGE)) >= expected,
                 "every instance's journal replayed: each request's event in the database (" + expected + ")",
-                () -> GaleraPool.eventsReport(events(OUTAGE), serving));
+                () -> GaleraPool.eventsReport(events(OUTAGE), serving) + GaleraPool.lostEvents(traffic.servedIds(),
+                        "SELECT request_id FROM request_events WHERE requested_model = '" + OUTAGE + "'", moments));
         for (DetourProcess instance : serving) {
             Traffic.awaitUpTo(Duration.ofMinutes(1), () -> GaleraPool.metric(instance, "detour_event_queue_depth") == 0
                     && GaleraPool.metric(instance, "detour_event_journal_spilled") == 0, instance + " wrote every event");

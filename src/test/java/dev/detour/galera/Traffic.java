@@ -43,6 +43,8 @@ final class Traffic {
     private final AtomicInteger sent = new AtomicInteger();
     private final Map<Integer, AtomicInteger> answers = new ConcurrentHashMap<>();
     private final List<Failed> failed = new CopyOnWriteArrayList<>();
+    /** Detour's request id of each 200 answer, with the wall time it was sent (a lost event is named by it). */
+    private final Map<String, Long> servedIds = new ConcurrentHashMap<>();
     private final ExecutorService clients;
 
     private Traffic(int clients) {
@@ -58,6 +60,7 @@ final class Traffic {
                 while (traffic.running.get()) {
                     String id = prefix + "-" + ids.incrementAndGet();
                     long startedAt = System.nanoTime();
+                    long sentAtMillis = System.currentTimeMillis();
                     int status;
                     String body;
                     String detail = "";
@@ -65,6 +68,10 @@ final class Traffic {
                         HttpResponse<String> answer = pool.chat(pool.nginx.url(), model, id);
                         status = answer.statusCode();
                         body = answer.body();
+                        if (status == 200) {
+                            answer.headers().firstValue("x-detour-request-id")
+                                    .ifPresent(requestId -> traffic.servedIds.put(requestId, sentAtMillis));
+                        }
                     } catch (IOException | InterruptedException e) {
                         status = -1;
                         body = "";
@@ -117,6 +124,11 @@ final class Traffic {
     /** The failures other than X-4's 408 request.too_slow (see {@link Failed#bodyTooSlow()}). */
     List<Failed> failedOtherThanBodyRate() {
         return failed.stream().filter(f -> !f.bodyTooSlow()).toList();
+    }
+
+    /** Detour's request ids of the 200 answers, each with the wall time (epoch ms) it was sent. */
+    Map<String, Long> servedIds() {
+        return Map.copyOf(servedIds);
     }
 
     /** Requests answered 200. */

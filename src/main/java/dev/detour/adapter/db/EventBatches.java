@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The event writer's statements as prepared JDBC batches: fixed SQL text, parameters bound per row.
@@ -33,6 +35,7 @@ import javax.sql.DataSource;
  * {@link UtcInstantTypeHandler} writes them.
  */
 final class EventBatches {
+    private static final Logger log = LoggerFactory.getLogger(EventBatches.class);
     private static final JsonFactory JSON = new JsonFactory();
     private static final String INSERT_EVENT = "INSERT IGNORE INTO request_events (request_id, key_id, endpoint,"
             + " requested_model, model_key, stream, account_id, group_id, outcome, status, error_code, reason_code,"
@@ -73,6 +76,7 @@ final class EventBatches {
                 List<RequestEvent> fresh = maybeWritten ? notStored(c, events) : events;
                 batch(c, INSERT_EVENT, fresh, EventBatches::bindEvent);
                 addSpend(c, fresh);
+                requireEveryEvent(c, events);
             });
         }
     }
@@ -80,16 +84,9 @@ final class EventBatches {
     /** The events whose request id is not in request_events yet, each id once, in order. */
     private static List<RequestEvent> notStored(Connection c, List<RequestEvent> events) throws SQLException {
         Set<String> stored = new HashSet<>();
-        String sql = "SELECT request_id FROM request_events WHERE request_id IN ("
-                + String.join(", ", Collections.nCopies(events.size(), "?")) + ")";
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < events.size(); i++) {
-                ps.setString(i + 1, events.get(i).requestId());
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    stored.add(rs.getString(1));
-                }
+        try (PreparedStatement ps = byRequestIds(c, "SELECT request_id", events); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                stored.add(rs.getString(1));
             }
         }
         List<RequestEvent> fresh = new ArrayList<>(events.size());
@@ -99,6 +96,50 @@ final class EventBatches {
             }
         }
         return fresh;
+    }
+
+    /**
+     * D-2: the last statement before the commit: the transaction sees a row for every event of the batch, or it
+     * is not committed. INSERT IGNORE is there for D-1's duplicates, but it also turns other errors into warnings
+     * and skips the row (a constraint), and Galera has lost a brute-force abort's error before (the statement
+     * rolled back, the client told nothing, the next statement in a new transaction): either way the commit would
+     * have counted events as written that the database does not hold. A short batch is refused as a conflict, so
+     * it runs again (and, past {@link TransactionRetry#ATTEMPTS}, waits in the journal like any batch not taken).
+     */
+    private static void requireEveryEvent(Connection c, List<RequestEvent> events) throws SQLException {
+        long held;
+        try (PreparedStatement ps = byRequestIds(c, "SELECT COUNT(*)", events); ResultSet rs = ps.executeQuery()) {
+            held = rs.next() ? rs.getLong(1) : 0;
+        }
+        long expected = events.stream().map(RequestEvent::requestId).distinct().count();
+        if (held != expected) {
+            log.warn("request event batch not committed: the transaction holds {} of its {} events (a row skipped"
+                    + " or rolled back without an error); written again", held, expected);
+            throw new ShortBatch(held, expected);
+        }
+    }
+
+    /** {@code select} over request_events for the batch's request ids (the unique index). */
+    private static PreparedStatement byRequestIds(Connection c, String select, List<RequestEvent> events)
+            throws SQLException {
+        PreparedStatement ps = c.prepareStatement(select + " FROM request_events WHERE request_id IN ("
+                + String.join(", ", Collections.nCopies(events.size(), "?")) + ")");
+        try {
+            for (int i = 0; i < events.size(); i++) {
+                ps.setString(i + 1, events.get(i).requestId());
+            }
+            return ps;
+        } catch (SQLException | RuntimeException e) {
+            ps.close();
+            throw e;
+        }
+    }
+
+    /** A batch the transaction does not fully hold: rolled back and retried as a lost conflict is (SQLSTATE 40001). */
+    static final class ShortBatch extends SQLException {
+        ShortBatch(long held, long expected) {
+            super("the transaction holds " + held + " of the batch's " + expected + " request events", "40001");
+        }
     }
 
     /** One transaction: one UPDATE per account (sums and latest time), one upsert per served model. */
