@@ -96,8 +96,13 @@ public final class Router {
         }
         SelectionRequest request = withLoadInputs(smartRequest(call.family(), model, policy, view), call, now);
         Long bound = stateBoundAccount(call, now);
-        List<Account> pool = bound == null ? view.accounts() : onlyAccount(view.accounts(), bound);
+        List<Account> pool = bound == null ? view.accountsFor(policy.groups()) : onlyAccount(view.accounts(), bound);
         Plan plan = pipeline.plan(request, pool, view.models(), now, random);
+        if (!plan.isSelected() && bound == null && pool != view.accounts()) {
+            // a refusal names every account and why, and tells a key's scope that removed a server (K-2
+            // no_eligible_route) from a model nobody serves: planned again over the whole pool
+            plan = pipeline.plan(request, view.accounts(), view.models(), now, random);
+        }
         unbindIfIneligible(request, plan, call, now);
         if (plan.isSelected()) {
             return new Decision(plan, null, bound == null && call.peek().stateBound());

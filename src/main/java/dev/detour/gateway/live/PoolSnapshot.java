@@ -2,6 +2,7 @@ package dev.detour.gateway.live;
 
 import dev.detour.core.account.Account;
 import dev.detour.core.account.ModelState;
+import dev.detour.core.keys.GroupScope;
 import dev.detour.core.selection.GroupView;
 import dev.detour.core.selection.ModelStateKey;
 import dev.detour.gateway.port.KeyEntry;
@@ -22,13 +23,45 @@ import java.util.concurrent.locks.ReentrantLock;
  * patched at once by this instance's own state writes. Readers never lock.
  */
 public final class PoolSnapshot {
-    /** {@code served}: model keys each account served lately (C-3's denominator for accounts without mappings). */
+    /**
+     * {@code served}: model keys each account served lately (C-3's denominator for accounts without mappings);
+     * {@code byGroup}: the accounts of each group, in pool order.
+     */
     public record View(long revision, List<Account> accounts, Map<Long, Account> byId,
             Map<ModelStateKey, ModelState> models, Map<Long, GroupView> groups, Map<String, KeyEntry> keysByHash,
-            Map<Long, String> apiKeys, Map<Long, Set<String>> served) {
+            Map<Long, String> apiKeys, Map<Long, Set<String>> served, Map<Long, List<Account>> byGroup) {
+
+        /** A view of {@code accounts}, indexed by group here. */
+        public View(long revision, List<Account> accounts, Map<Long, Account> byId,
+                Map<ModelStateKey, ModelState> models, Map<Long, GroupView> groups, Map<String, KeyEntry> keysByHash,
+                Map<Long, String> apiKeys, Map<Long, Set<String>> served) {
+            this(revision, accounts, byId, models, groups, keysByHash, apiKeys, served, byGroup(accounts));
+        }
+
+        private static Map<Long, List<Account>> byGroup(List<Account> accounts) {
+            Map<Long, List<Account>> groups = new HashMap<>();
+            for (Account a : accounts) {
+                groups.computeIfAbsent(a.groupId(), g -> new ArrayList<>()).add(a);
+            }
+            groups.replaceAll((g, list) -> List.copyOf(list));
+            return groups;
+        }
 
         public Set<String> servedBy(long accountId) {
             return served.getOrDefault(accountId, Set.of());
+        }
+
+        /**
+         * N-10: the accounts a key limited to one group can reach (that group's, from the index, in pool order);
+         * otherwise the whole pool, which selection screens account by account. A plan over the group's accounts
+         * is the plan over the pool but for the other groups' {@code rejected_group_scope} entries, which a served
+         * request does not record; a refusal is planned over the whole pool, to name every account.
+         */
+        public List<Account> accountsFor(GroupScope scope) {
+            if (scope.includeFuture() || scope.include().size() != 1) {
+                return accounts;
+            }
+            return byGroup.getOrDefault(scope.include().iterator().next(), List.of());
         }
 
         /** One account patched and all its model rows replaced. */
@@ -45,7 +78,7 @@ public final class PoolSnapshot {
         public View withGroup(GroupView group) {
             Map<Long, GroupView> copy = new HashMap<>(groups);
             copy.put(group.id(), group);
-            return new View(revision, accounts, byId, models, copy, keysByHash, apiKeys, served);
+            return new View(revision, accounts, byId, models, copy, keysByHash, apiKeys, served, byGroup);
         }
 
         public List<ModelState> rowsOf(long accountId) {
