@@ -12,6 +12,7 @@
 #   SLICES_UPSTREAM   the accounts' base URL (default: Detour's own fake upstream, started here on JDK 25);
 #                     an nginx `return 200` with a chat completion costs the machine less (see bench/run.sh)
 #   SLICES_KEY        the key's JSON (default {"name":"bench"}; bench/run.sh's limits: see key_json there)
+#   SLICES_BODY_FILE  the request body to send instead of the small one (a long context: `bench body 32 bench-json`)
 #   SLICES_TAIL       idle 5 s slices after the load, each with Detour's CPU (work the load left behind; default 0)
 #   SLICES_JFR_DELAY / SLICES_JFR_SECONDS   when the recording starts (s after start, default 75) and lasts (20)
 #
@@ -84,7 +85,7 @@ echo "$(basename "$JAR") on $JAVA ${flags[*]}; $ACCOUNTS accounts on $UPSTREAM (
 for ((s = 1; s <= SLICES; s++)); do
   before="$(cpu)"
   db_before="$(db_cpu)"
-  out="$(BENCH_BEARER="$KEY" wrk -t2 -c16 -d5s -s "$ROOT/bench/post.lua" "http://127.0.0.1:$PORT/v1/chat/completions")"
+  out="$(BENCH_BEARER="$KEY" BENCH_BODY_FILE="${SLICES_BODY_FILE:-}" wrk -t2 -c16 -d5s -s "$ROOT/bench/post.lua" "http://127.0.0.1:$PORT/v1/chat/completions")"
   after="$(cpu)"
   db_after="$(db_cpu)"
   events

@@ -13,7 +13,9 @@ import dev.detour.gateway.port.UpstreamRequest;
 import dev.detour.testkit.AccountMother;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The request an attempt sends: a P-10 side-effecting request is marked as never to be sent twice. */
@@ -47,5 +49,39 @@ class UpstreamRequestsTest {
     private static ClientCall call(RequestPeek peek) {
         return new ClientCall("req-1", EndpointFamily.RESPONSES, "POST", "/v1/responses", List.of(),
                 "{}".getBytes(StandardCharsets.UTF_8), peek, null, "127.0.0.1", Instant.EPOCH, 0);
+    }
+
+    @Test
+    void theNeedleIsFoundWhereverAByteByByteScanFindsItAndNowhereElse() {
+        byte[] seal = "detour-bridged:".getBytes(StandardCharsets.US_ASCII);
+        UpstreamRequests.Needle needle = new UpstreamRequests.Needle(seal);
+        byte[] alphabet = "detour-bridged:\"{}, ".getBytes(StandardCharsets.US_ASCII); // near misses are frequent
+        Random random = new Random(42);
+        int found = 0;
+        for (int round = 0; round < 20_000; round++) {
+            byte[] haystack = new byte[random.nextInt(60)];
+            for (int i = 0; i < haystack.length; i++) {
+                haystack[i] = alphabet[random.nextInt(alphabet.length)];
+            }
+            if (haystack.length >= seal.length && random.nextInt(4) == 0) { // planted: at the start, end or inside
+                System.arraycopy(seal, 0, haystack, random.nextInt(haystack.length - seal.length + 1), seal.length);
+            }
+            boolean scanned = scan(haystack, seal);
+            found += scanned ? 1 : 0;
+            assertEquals(scanned, needle.in(haystack), new String(haystack, StandardCharsets.US_ASCII));
+        }
+        assertTrue(found > 1_000, "the rounds planted the needle often: " + found);
+        assertTrue(needle.in(seal));
+        assertFalse(needle.in("detour-bridged".getBytes(StandardCharsets.US_ASCII)));
+        assertFalse(needle.in(new byte[0]));
+    }
+
+    private static boolean scan(byte[] haystack, byte[] needle) {
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 }
