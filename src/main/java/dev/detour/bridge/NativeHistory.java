@@ -17,12 +17,12 @@ public final class NativeHistory {
     private NativeHistory() {
     }
 
-    /** Removes Detour-made reasoning from a Messages or Responses request body in place; true when it removed any. */
     /** Whether a request of this protocol has a place for reasoning Detour sealed (Chat Completions has none). */
     public static boolean mayCarryBridgedReasoning(EndpointFamily protocol) {
         return protocol == EndpointFamily.MESSAGES || protocol == EndpointFamily.RESPONSES;
     }
 
+    /** Removes Detour-made reasoning from a Messages or Responses request body in place; true when it removed any. */
     public static boolean stripBridgedReasoning(EndpointFamily protocol, ObjectNode body) {
         if (protocol == EndpointFamily.MESSAGES) {
             return stripMessages(body);
