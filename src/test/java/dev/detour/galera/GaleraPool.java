@@ -163,8 +163,9 @@ final class GaleraPool implements AutoCloseable {
         List<Map.Entry<String, Long>> lost = served.entrySet().stream().filter(e -> !stored.contains(e.getKey()))
                 .sorted(Map.Entry.comparingByValue()).toList();
         Map<String, Long> byPhase = new LinkedHashMap<>();
+        String first = moments.isEmpty() ? "any moment" : moments.keySet().iterator().next(); // a report never throws
         for (Map.Entry<String, Long> e : lost) {
-            String phase = "before " + moments.keySet().iterator().next();
+            String phase = "before " + first;
             for (Map.Entry<String, Long> m : moments.entrySet()) {
                 if (e.getValue() >= m.getValue()) {
                     phase = "after " + m.getKey();
