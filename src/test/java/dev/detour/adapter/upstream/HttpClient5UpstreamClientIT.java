@@ -77,6 +77,28 @@ class HttpClient5UpstreamClientIT {
         assertEquals("Bearer " + KEY, upstream.lastRequest().header("authorization"));
     }
 
+    /**
+     * N-7: a connection's buffers are 8 KiB ({@code WatchedConnections.HTTP1}); a request body, an answer and a
+     * header line longer than that still pass whole, on a reused connection as on a new one.
+     */
+    @Test
+    void bodiesAndHeaderLinesLongerThanAConnectionsBuffersPassWhole() throws Exception {
+        assertEquals(8 * 1024, WatchedConnections.HTTP1.getBufferSize());
+        String header = "v".repeat(7_000);
+        for (int round = 0; round < 2; round++) {
+            String asked = "{\"model\":\"gpt-4o\",\"messages\":[{\"role\":\"user\",\"content\":\""
+                    + "q".repeat(100_000 + round) + "\"}]}";
+            String answer = "{\"choices\":[{\"message\":{\"content\":\"" + "a".repeat(150_000 + round) + "\"}}]}";
+            upstream.enqueue(Reply.json(200, answer).header("x-long", header));
+            try (UpstreamResponse response = client.send(chat(asked))) {
+                assertEquals(200, response.status());
+                assertEquals(header, response.header("x-long"));
+                assertEquals(answer, readAll(response.body()));
+            }
+            assertEquals(asked, upstream.lastRequest().body());
+        }
+    }
+
     @Test
     void hopByHopHeadersAreNeitherSentNorReturned() throws Exception {
         upstream.enqueue(Reply.chatCompletion().header("Keep-Alive", "timeout=5").header("Upgrade", "h2c"));
