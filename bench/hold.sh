@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# A quick A/B harness for the held-streams leg (N-7; not a report): a cold Detour on a fresh data dir, one
+# group of 4 accounts on Detour's fake upstream (bench mode: 64 deltas 20 ms apart), one key, then HOLDS holds
+# of 1,000 streams (bench/run.sh's client); per hold: streams completed, median streams receiving, time to
+# first frame p50, Detour's and the embedded MariaDB's CPU per completed stream, Detour's RSS.
+#
+#     bench/hold.sh [JAR=target/detour.jar] [HOLDS=10]
+#
+#   HOLD_JAVA     the java that runs Detour (default Java 17: /usr/lib/jvm/java-17-openjdk-amd64/bin/java)
+#   HOLD_FLAGS    extra JVM flags (e.g. -XX:NativeMemoryTracking=summary); -Xmx512m always
+#   HOLD_MS       each hold's length (default 5000), HOLD_STREAMS its clients (default 1000)
+#   HOLD_MEMORY   a path prefix: during the last hold, Detour's and MariaDB's /proc status (.status, .mariadb),
+#                 a class histogram of the live heap (.histo), the native memory summary when the flags turn
+#                 it on (.nmt) and, with HOLD_DUMP=1, a heap dump (.hprof; read it with bench/heap-owners.py)
+set -u
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+JAR="$(readlink -f "${1:-$ROOT/target/detour.jar}")"
+HOLDS="${2:-10}"
+JAVA="${HOLD_JAVA:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}"
+J25="${BENCH_CLIENT_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin"
+HDR="$HOME/.m2/repository/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar"
+WORK="$(mktemp -d "$ROOT/target/hold.XXXX")" # not under /tmp: Detour refuses a data dir there
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$WORK/data"; }
+trap cleanup EXIT
+[[ -f "$JAR" ]] || { echo "no $JAR (./mvnw -q -DskipTests package)" >&2; exit 1; }
+[[ -f "$HDR" ]] || { echo "no $HDR (./mvnw test-compile fetches it)" >&2; exit 1; }
+"$J25/javac" --release 21 -encoding UTF-8 -cp "$HDR" -d "$WORK/classes" "$ROOT"/bench/src/dev/detour/bench/*.java || exit 1
+ulimit -n "$(ulimit -Hn)"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+P_FAKE="$(free_port)"
+setsid "$J25/java" -Xmx1g -cp "$JAR" dev.detour.fake.Main bench "$P_FAKE" >"$WORK/fake.log" 2>&1 &
+PIDS+=("$!")
+PORT="$(free_port)"
+TOKEN="hold-admin-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+flags=(-Xmx512m ${HOLD_FLAGS:-})
+# one loopback client stands for 1,000: lift X-4's per-address cap, as bench/run.sh does
+DETOUR_BIND=127.0.0.1 DETOUR_PORT="$PORT" DETOUR_MAX_CONNECTIONS_PER_ADDRESS=100000 DETOUR_DATA_DIR="$WORK/data" \
+  DETOUR_ADMIN_TOKEN="$TOKEN" DETOUR_ADMIN_PASSWORD="hold-console-$RANDOM$RANDOM" \
+  setsid "$JAVA" "${flags[@]}" -jar "$JAR" >"$WORK/detour.log" 2>&1 &
+DETOUR_PID=$!
+PIDS+=("$DETOUR_PID")
+until grep -q "^Detour is ready" "$WORK/detour.log" 2>/dev/null; do
+  kill -0 "$DETOUR_PID" 2>/dev/null || { tail -20 "$WORK/detour.log" >&2; exit 1; }
+  sleep 0.1
+done
+admin() { curl -sf -X "$1" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data "$3" "http://127.0.0.1:$PORT$2"; }
+admin POST /admin/api/groups '{"name":"bench"}' >/dev/null || { echo "POST /admin/api/groups failed" >&2; exit 1; }
+for n in 1 2 3 4; do
+  admin POST /admin/api/accounts "{\"name\":\"stream-$n\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"http://127.0.0.1:$P_FAKE\",\"api_key\":\"sk-bench-stream-$n-0001\",\"model_mappings\":[{\"from\":\"bench-stream\",\"to\":\"bench-stream\"}],\"weight\":10,\"failure_policy\":{\"cooldown_enabled\":true}}" >/dev/null \
+    || { echo "POST /admin/api/accounts failed" >&2; exit 1; }
+done
+KEY="$(admin POST /admin/api/keys '{"name":"bench"}' | grep -o '"key" *: *"dtr-[^"]*"' | sed 's/.*"\(dtr-[^"]*\)"/\1/')"
+[[ -n "$KEY" ]] || { echo "POST /admin/api/keys returned no key" >&2; exit 1; }
+ticks="$(getconf CLK_TCK)"
+cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; } # user + system ticks
+MARIADB_PID="$(pgrep -P "$DETOUR_PID" mariadbd | head -1)"
+memory() { # during the last hold: what Detour's memory holds
+  local jdk; jdk="$(dirname "$JAVA")"
+  sleep 3
+  grep -E 'VmRSS|RssAnon|RssFile|Threads' "/proc/$DETOUR_PID/status" >"$HOLD_MEMORY.status"
+  grep -E 'VmRSS|RssAnon|RssFile|Threads' "/proc/$MARIADB_PID/status" >"$HOLD_MEMORY.mariadb"
+  "$jdk/jcmd" "$DETOUR_PID" VM.native_memory summary >"$HOLD_MEMORY.nmt" 2>&1
+  "$jdk/jmap" -histo:live "$DETOUR_PID" | head -40 >"$HOLD_MEMORY.histo"
+  [[ -z "${HOLD_DUMP:-}" ]] || "$jdk/jmap" -dump:live,format=b,file="$HOLD_MEMORY.hprof" "$DETOUR_PID" >/dev/null
+}
+echo "$(basename "$JAR") on $JAVA ${flags[*]}; ${HOLD_STREAMS:-1000} streams per hold of ${HOLD_MS:-5000} ms"
+for ((h = 1; h <= HOLDS; h++)); do
+  before="$(cpu "$DETOUR_PID")"
+  db_before="$(cpu "$MARIADB_PID")"
+  [[ -z "${HOLD_MEMORY:-}" || $h != "$HOLDS" ]] || memory &
+  out="$("$J25/java" -XX:+UseParallelGC -Xmx1g -cp "$WORK/classes:$HDR" dev.detour.bench.Bench hold "${HOLD_STREAMS:-1000}" 2000 \
+    "${HOLD_MS:-5000}" "detour=$PORT=$KEY" 2>&1)"
+  after="$(cpu "$DETOUR_PID")"
+  db_after="$(cpu "$MARIADB_PID")"
+  done_="$(awk -F= '/\.streams_completed=/ {print $2}' <<<"$out")"
+  [[ "${done_:-0}" -gt 0 ]] || { echo "hold $h: no stream completed" >&2; echo "$out" >&2; exit 1; }
+  echo "hold $h: $done_ completed, $(awk -F= '/\.median_receiving=/ {print $2}' <<<"$out") receiving (median)," \
+    "TTFT p50 $(awk -F= '/\.ttft\.p50_us=/ {print int($2 / 1000)}' <<<"$out") ms," \
+    "$(( (after - before) * 1000000 / ticks / done_ )) µs Detour CPU per stream (MariaDB $(( (db_after - db_before) * 1000000 / ticks / done_ ))), RSS $(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$DETOUR_PID/status") MiB"
+done
+wait
