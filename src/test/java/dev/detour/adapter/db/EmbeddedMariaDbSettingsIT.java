@@ -25,4 +25,20 @@ class EmbeddedMariaDbSettingsIT {
             assertEquals(128L << 20, rs.getLong(3), "the request log's tables and indexes are cached as before");
         }
     }
+
+    /**
+     * N-6: the serving server makes no TLS key and certificate at start (MariaDB 11.4 generates an RSA key for
+     * every start that has none, seconds of CPU); it listens on 127.0.0.1 and its socket only.
+     */
+    @Test
+    void theServingServerHasNoTls() throws Exception {
+        EmbeddedMariaDb db = TestDatabase.server();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT @@have_ssl, @@bind_address")) {
+            rs.next();
+            assertEquals("DISABLED", rs.getString(1));
+            assertEquals("127.0.0.1", rs.getString(2));
+        }
+    }
 }
