@@ -18,7 +18,7 @@
 #   BENCH_CLIENT_JAVA_HOME  JDK 21+ for the bench client and fake upstream (default: temurin-25); the fake
 #                           upstream is Detour's own (dev.detour.fake in target/detour.jar, built when stale)
 #   BENCH_DETOUR=0          skip the Detour leg (direct and nginx only)
-#   BENCH_DETOUR_FLAGS      Detour JVM flags (default: -Xmx512m)
+#   BENCH_DETOUR_FLAGS      Detour JVM flags (default: the production flags, bin/jvm-flags)
 #   BENCH_WARMUP / BENCH_ROUNDS              latency warm-up / measured requests per leg (5000 / 20000)
 #   BENCH_WRK_DURATION / BENCH_WRK_ROUNDS   measured throughput: rounds of one wrk run per leg, legs in
 #                                           turn, the median round reported (10s, 3)
@@ -51,7 +51,7 @@ default_java_home() {
 DETOUR_JAVA_HOME="${BENCH_JAVA_HOME:-$(default_java_home)}"
 CLIENT_JAVA_HOME="${BENCH_CLIENT_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 RUN_DETOUR="${BENCH_DETOUR:-1}"
-DETOUR_FLAGS="${BENCH_DETOUR_FLAGS:--Xmx512m}"
+DETOUR_FLAGS="${BENCH_DETOUR_FLAGS:-$("$ROOT/bin/jvm-flags")}"
 WARMUP="${BENCH_WARMUP:-5000}"
 ROUNDS="${BENCH_ROUNDS:-20000}"
 WRK_DURATION="${BENCH_WRK_DURATION:-10s}"

@@ -12,7 +12,7 @@
 #   WARMUP_LEGS         legs to run (default "17 25 25aot")
 #   WARMUP_SLICES       5 s slices per leg (18)
 #   JAVA17_HOME / JAVA25_HOME   (/usr/lib/jvm/java-17-openjdk-amd64 / /usr/lib/jvm/temurin-25-jdk-amd64)
-#   DETOUR_FLAGS        Detour JVM flags (-Xmx512m)
+#   DETOUR_FLAGS        Detour JVM flags (default: the production flags, bin/jvm-flags)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,7 +22,7 @@ LEGS="${WARMUP_LEGS:-17 25 25aot}"
 SLICES="${WARMUP_SLICES:-18}"
 JAVA17="${JAVA17_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}/bin/java"
 JAVA25="${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
-FLAGS="${DETOUR_FLAGS:--Xmx512m}"
+FLAGS="${DETOUR_FLAGS:-$("$ROOT/bin/jvm-flags")}"
 WORK="$ROOT/target/bench-warmup"
 OUT="$ROOT/bench/warmup-results.md"
 PIDS=()

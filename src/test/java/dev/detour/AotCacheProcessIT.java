@@ -11,8 +11,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
@@ -39,10 +41,13 @@ class AotCacheProcessIT {
         trainedJava = Files.readString(java).strip();
     }
 
+    /** With the production flags (bin/jvm-flags): the JIT flags must not make the JVM set the cache aside. */
     @Test
     void aFreshStartMapsTheTrainedCacheAndUsesItsLinkedClasses() throws Exception {
-        try (DetourProcess detour = DetourProcess.start("aot-used", Map.of(),
-                List.of("-XX:AOTCache=" + CACHE, "-Xlog:aot"), new Launch(trainedJava, DetourProcess.JAR))) {
+        List<String> flags = new ArrayList<>(List.of("-XX:AOTCache=" + CACHE, "-Xlog:aot"));
+        flags.addAll(productionFlags());
+        try (DetourProcess detour = DetourProcess.start("aot-used", Map.of(), flags,
+                new Launch(trainedJava, DetourProcess.JAR))) {
             assertTrue(detour.output().contains("Opened AOT cache " + CACHE), detour.output());
             assertTrue(detour.output().contains("Using AOT-linked classes: true"), detour.output());
             assertEquals(401, modelsStatus(detour), "it serves: a keyless request is refused as usual");
@@ -63,6 +68,13 @@ class AotCacheProcessIT {
             assertFalse(output.contains("Using AOT-linked classes: true"), output);
             assertEquals(401, modelsStatus(detour), "it serves without the cache");
         }
+    }
+
+    private static List<String> productionFlags() throws Exception {
+        Process script = new ProcessBuilder("sh", "bin/jvm-flags").start();
+        String flags = new String(script.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertEquals(0, script.waitFor());
+        return List.of(flags.split("\\s+"));
     }
 
     private static int modelsStatus(DetourProcess detour) throws Exception {
