@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.testkit.DetourProcess;
 import dev.detour.testkit.DetourProcess.Launch;
+import dev.detour.testkit.ProductionFlags;
 import dev.detour.testkit.TestDirs;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,7 +45,7 @@ class AotCacheProcessIT {
     @Test
     void aFreshStartMapsTheTrainedCacheAndUsesItsLinkedClasses() throws Exception {
         List<String> flags = new ArrayList<>(List.of("-XX:AOTCache=" + CACHE, "-Xlog:aot"));
-        flags.addAll(productionFlags());
+        flags.addAll(ProductionFlags.read());
         try (DetourProcess detour = DetourProcess.start("aot-used", Map.of(), flags,
                 new Launch(trainedJava, DetourProcess.JAR))) {
             assertTrue(detour.output().contains("Opened AOT cache " + CACHE), detour.output());
@@ -68,13 +68,6 @@ class AotCacheProcessIT {
             assertFalse(output.contains("Using AOT-linked classes: true"), output);
             assertEquals(401, modelsStatus(detour), "it serves without the cache");
         }
-    }
-
-    private static List<String> productionFlags() throws Exception {
-        Process script = new ProcessBuilder("sh", "bin/jvm-flags").start();
-        String flags = new String(script.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        assertEquals(0, script.waitFor());
-        return List.of(flags.split("\\s+"));
     }
 
     private static int modelsStatus(DetourProcess detour) throws Exception {

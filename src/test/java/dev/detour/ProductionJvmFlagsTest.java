@@ -1,15 +1,14 @@
 package dev.detour;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import dev.detour.testkit.ProductionFlags;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,11 +53,7 @@ class ProductionJvmFlagsTest {
     }
 
     private static List<String> productionFlags() throws Exception {
-        Process script = new ProcessBuilder("sh", "bin/jvm-flags").start();
-        String out = new String(script.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        assertEquals(0, script.waitFor());
-        assertFalse(out.isEmpty());
-        List<String> flags = Arrays.asList(out.split("\\s+"));
+        List<String> flags = ProductionFlags.read();
         assertTrue(flags.contains("-Xmx512m"), "the heap N-3 sizes for");
         return flags;
     }

