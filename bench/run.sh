@@ -540,22 +540,19 @@ detour_metric() { # name → its value on Detour's /metrics
 # count the catch-up in a round's time (bench/README.md, "Throughput with every request event stored").
 writer_catch_up() { # leg-spec → ms until Detour's writer held nothing
   [[ "$1" == detour* ]] || { echo 0; return; }
-  local start now depth spilled polls=0
+  local start depth spilled behind
   start="$(date +%s%N)"
+  behind="$start" # when the writer was last seen holding events (the catch-up ends after it)
   while true; do
     depth="$(detour_metric detour_event_queue_depth)"
     spilled="$(detour_metric detour_event_journal_spilled)"
-    now="$(date +%s%N)"
-    ((++polls))
     [[ -n "$depth" && -n "$spilled" ]] || { echo 0; return; } # a build without the writer's gauges: not known
-    if [[ "$depth" == 0 && "$spilled" == 0 ]]; then
-      ((polls > 1)) || now="$start" # nothing was left: no catch-up (not the poll's own time)
-      break
-    fi
-    ((now - start < 300000000000)) || { log "Detour's event writer still behind after 300 s (queue $depth, spilled $spilled)"; break; }
+    [[ "$depth" == 0 && "$spilled" == 0 ]] && break
+    behind="$(date +%s%N)"
+    ((behind - start < 300000000000)) || { log "Detour's event writer still behind after 300 s (queue $depth, spilled $spilled)"; break; }
     sleep 0.05
   done
-  echo $(((now - start) / 1000000))
+  echo $(((behind - start) / 1000000))
 }
 
 # Unmeasured warm-up at the measured load, in slices, at least MIN of them, until the last three are
