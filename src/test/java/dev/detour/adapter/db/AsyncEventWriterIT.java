@@ -2,6 +2,7 @@ package dev.detour.adapter.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.adapter.journal.EventJournal;
 import dev.detour.adapter.journal.JournalEntry;
@@ -15,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,6 +68,33 @@ class AsyncEventWriterIT {
         assertEquals("[{\"account_id\":1,\"status\":200,\"failure_kind\":null,\"scope\":null,\"duration_ms\":4,"
                 + "\"action\":\"final\",\"bridged_from\":null,\"bridged_to\":null}] 4 2", Rows.column("SELECT CONCAT(attempts_json, ' ', input_tokens, ' ', "
                 + "output_tokens) AS t FROM request_events WHERE request_id LIKE 'req04%'", "t"));
+    }
+
+    /**
+     * Events that end while the writer waits for its batch to fill go into the same transaction: under load a
+     * transaction's fixed cost (prepare, updates, commit) is shared by hundreds of events instead of a few.
+     */
+    @Test
+    void eventsEndingWhileTheWriterGathersAreWrittenInOneTransaction() throws Exception {
+        CountDownLatch gathering = new CountDownLatch(1);
+        CountDownLatch allEmitted = new CountDownLatch(1);
+        AsyncEventWriter writer = new AsyncEventWriter(TestDatabase.database(), 100, journal, null, 1 << 20,
+                () -> { }, () -> {
+                    gathering.countDown();
+                    allEmitted.await();
+                });
+        writer.emit(event(0));
+        assertTrue(gathering.await(30, TimeUnit.SECONDS), "the writer took the first event and waits for more");
+        for (int i = 1; i < 5; i++) {
+            writer.emit(event(i));
+        }
+        allEmitted.countDown();
+        writer.close();
+
+        assertEquals(5, writer.written());
+        assertEquals(1, writer.batchesWritten(), "one transaction for the five events");
+        assertEquals(5, Rows.number("SELECT COUNT(*) FROM request_events"));
+        assertEquals(100 + 101 + 102 + 103 + 104, Rows.number("SELECT spent_micros FROM detour_keys WHERE id = 7"));
     }
 
     /**

@@ -12,10 +12,13 @@ import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * D-2: a batch commits only when its transaction holds a row for every event. INSERT IGNORE skips a row on
@@ -39,17 +42,54 @@ class EventBatchesIT {
         Rows.execute("ALTER TABLE request_events DROP CONSTRAINT ck_test_refused");
     }
 
-    @Test
-    void aBatchWhoseRowTheDatabaseSkippedWithoutAnErrorIsNotCommittedNorItsSpendAdded() {
+    /** The refused row first, in the middle and last: the INSERT's counts and the full count each see it. */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2})
+    void aBatchWhoseRowTheDatabaseSkippedWithoutAnErrorIsNotCommittedNorItsSpendAdded(int refusedAt) {
         EventBatches batches = new EventBatches(TestDatabase.database().dataSource());
-        List<RequestEvent> batch = List.of(event("kept00"), event("refused"), event("kept01"));
+        List<RequestEvent> batch = new ArrayList<>(List.of(event("kept00"), event("kept01")));
+        batch.add(refusedAt, event("refused"));
 
-        SQLException refused = assertThrows(SQLException.class, () -> batches.writeEvents(batch, false));
+        assertNotCommitted(assertThrows(SQLException.class, () -> batches.writeEvents(batch, false)));
+    }
 
+    /**
+     * Rows the transaction lost after the INSERT said it wrote each one, as when Galera lost a brute-force
+     * abort's error: a trigger on the spend update (the statement after the INSERT) deletes them, so the
+     * INSERT's counts are whole and only the check of the rows still held can see it.
+     */
+    @Test
+    void aBatchWhoseRowsTheTransactionLostAfterTheInsertIsNotCommittedNorItsSpendAdded() {
+        Rows.execute("CREATE TRIGGER tr_test_lose AFTER UPDATE ON detour_keys FOR EACH ROW"
+                + " DELETE FROM request_events WHERE request_id LIKE 'lost%'");
+        try {
+            EventBatches batches = new EventBatches(TestDatabase.database().dataSource());
+            List<RequestEvent> batch = List.of(event("lost00"), event("lost01"), event("lost02"));
+
+            assertNotCommitted(assertThrows(SQLException.class, () -> batches.writeEvents(batch, false)));
+        } finally {
+            Rows.execute("DROP TRIGGER tr_test_lose");
+        }
+    }
+
+    private static void assertNotCommitted(SQLException refused) {
         assertInstanceOf(EventBatches.ShortBatch.class, refused.getCause(), refused.toString());
         assertTrue(TransactionRetry.isConflict(refused), "retried as a lost conflict is: " + refused);
         assertEquals(0, Rows.number("SELECT COUNT(*) FROM request_events"), "none of the batch committed");
         assertEquals(0, Rows.number("SELECT spent_micros FROM detour_keys WHERE id = 7"), "nor its spend");
+    }
+
+    @Test
+    void aFreshBatchHoldingEveryEventCommitsWithItsSpend() throws Exception {
+        EventBatches batches = new EventBatches(TestDatabase.database().dataSource());
+        List<RequestEvent> batch = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            batch.add(event(String.format("kept%03d", i)));
+        }
+        batches.writeEvents(batch, false);
+
+        assertEquals(500, Rows.number("SELECT COUNT(*) FROM request_events"));
+        assertEquals(50_000, Rows.number("SELECT spent_micros FROM detour_keys WHERE id = 7"));
     }
 
     @Test
