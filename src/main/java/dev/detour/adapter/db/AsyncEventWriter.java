@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -104,6 +105,8 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     private final Runnable afterSpillPass;
     private final Gathering gathering;
     private final AtomicLong batchesWritten = new AtomicLong();
+    /** Events offered to the memory queue and not written yet ({@link #depth()}). */
+    private final AtomicInteger unwritten = new AtomicInteger();
     private boolean databaseAway;
     /** Until the previous run's segments are replayed, this run deletes only its own. */
     private boolean previousRunDone;
@@ -185,7 +188,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                 if (!journaled) {
                     dropped.incrementAndGet(); // neither on disk nor in memory
                 }
-            } else if (!queue.offerLast(new Pending(event, journal.end().segment()))) {
+            } else if (!offer(new Pending(event, journal.end().segment()))) {
                 if (journaled) {
                     spilledFrom = before; // this and every later event: journal only, until caught up
                     spilled = true;
@@ -197,6 +200,16 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         } finally {
             appendLock.unlock();
         }
+    }
+
+    /** Into the memory queue, counted first: {@link #depth()} never misses an event on its way to the writer. */
+    private boolean offer(Pending pending) {
+        unwritten.incrementAndGet();
+        if (queue.offerLast(pending)) {
+            return true;
+        }
+        unwritten.decrementAndGet();
+        return false;
     }
 
     /** The journal record of an event, or null when it cannot be encoded (logged; the event stays in memory). */
@@ -270,8 +283,12 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
         return interrupted.get();
     }
 
+    /**
+     * Events from the memory queue not written yet: waiting in it, or taken by the writer (which holds a batch
+     * for {@value #GATHER_MILLIS} ms to fill it). Zero once every such event is in the database.
+     */
     public int depth() {
-        return queue.size();
+        return unwritten.get();
     }
 
     /** D-2: newer events are in the journal only (the memory queue filled while the database was away). */
@@ -320,6 +337,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                     if (!writeReliably(batch, false)) {
                         return;
                     }
+                    unwritten.addAndGet(-taken.size());
                     release(taken.get(taken.size() - 1).segment());
                     taken.clear();
                     batch.clear();

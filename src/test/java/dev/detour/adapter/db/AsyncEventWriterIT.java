@@ -85,14 +85,17 @@ class AsyncEventWriterIT {
                 });
         writer.emit(event(0));
         assertTrue(gathering.await(30, TimeUnit.SECONDS), "the writer took the first event and waits for more");
+        assertEquals(1, writer.depth(), "an event the writer holds is still waiting to be written (/metrics)");
         for (int i = 1; i < 5; i++) {
             writer.emit(event(i));
         }
+        assertEquals(5, writer.depth());
         allEmitted.countDown();
         writer.close();
 
         assertEquals(5, writer.written());
         assertEquals(1, writer.batchesWritten(), "one transaction for the five events");
+        assertEquals(0, writer.depth());
         assertEquals(5, Rows.number("SELECT COUNT(*) FROM request_events"));
         assertEquals(100 + 101 + 102 + 103 + 104, Rows.number("SELECT spent_micros FROM detour_keys WHERE id = 7"));
     }
