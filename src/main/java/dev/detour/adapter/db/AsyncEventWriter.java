@@ -68,6 +68,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     interface Gathering {
         void await() throws InterruptedException;
     }
+
     /** With no event for this long the writer flushes the account counters alone (its own beat). */
     static final long IDLE_MILLIS = 200;
 
