@@ -38,13 +38,33 @@ public final class KeepAliveClient implements AutoCloseable {
 
     /** Sends one request on the connection (no body when {@code body} is null) and reads its answer. */
     public Answer send(String method, String path, String key, String body) throws IOException {
-        byte[] bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = body == null ? null : body.getBytes(StandardCharsets.UTF_8);
+        begin(method, path, key, bytes == null ? -1 : bytes.length, bytes == null ? new byte[0] : bytes);
+        return answer();
+    }
+
+    /**
+     * Sends a request's head declaring a body of {@code declaredLength} bytes (none when negative) and only
+     * {@code firstPart} of it: the rest follows with {@link #more}, as a client's body arrives in pieces.
+     */
+    public void begin(String method, String path, String key, int declaredLength, byte[] firstPart)
+            throws IOException {
         OutputStream out = socket.getOutputStream();
         out.write((method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key
-                + (body == null ? "" : "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length)
-                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                + (declaredLength < 0 ? "" : "\r\nContent-Type: application/json\r\nContent-Length: "
+                + declaredLength) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        more(firstPart);
+    }
+
+    /** More of the body {@link #begin} declared. */
+    public void more(byte[] bytes) throws IOException {
+        OutputStream out = socket.getOutputStream();
         out.write(bytes);
         out.flush();
+    }
+
+    /** Reads the next answer on the connection. */
+    public Answer answer() throws IOException {
         String[] status = line().split(" ", 3);
         Map<String, String> headers = new TreeMap<>();
         for (String header = line(); !header.isEmpty(); header = line()) {

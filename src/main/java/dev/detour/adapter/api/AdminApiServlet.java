@@ -19,6 +19,7 @@ import dev.detour.admin.GroupAdmin;
 import dev.detour.admin.NotFoundException;
 import dev.detour.core.ValidationException;
 import dev.detour.core.security.FailureDelays;
+import dev.detour.server.UnreadBody;
 import java.time.Duration;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -135,7 +136,7 @@ public final class AdminApiServlet extends HttpServlet {
             log.error("admin API {} {} failed", request.getMethod(), request.getRequestURI(), e);
             result = error(500, "internal", "internal error; see the server log", null);
         }
-        write(response, result);
+        write(request, response, result);
     }
 
     private ApiResponse dispatch(HttpServletRequest request) {
@@ -243,7 +244,9 @@ public final class AdminApiServlet extends HttpServlet {
         return new ApiResponse(status, body);
     }
 
-    private void write(HttpServletResponse response, ApiResponse result) throws IOException {
+    private void write(HttpServletRequest request, HttpServletResponse response, ApiResponse result)
+            throws IOException {
+        UnreadBody.discardOrClose(request, response); // refused before its body was read (a 401, a 404)
         response.setStatus(result.status());
         response.setHeader("Cache-Control", "no-store");
         if (result.status() == 401) {

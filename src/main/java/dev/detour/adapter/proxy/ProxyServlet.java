@@ -13,6 +13,7 @@ import dev.detour.gateway.port.RequestPeek;
 import dev.detour.server.AnswerIdle;
 import dev.detour.server.DrainingGate;
 import dev.detour.server.MinimumBodyRate;
+import dev.detour.server.UnreadBody;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -61,6 +62,7 @@ public final class ProxyServlet extends HttpServlet {
         String ip = clientAddress.of(request);
         ServletResponseSink sink = new ServletResponseSink(request, response);
         if (family == null || !method.equals(family == EndpointFamily.MODELS ? "GET" : "POST")) {
+            UnreadBody.discardOrClose(request, response);
             forwarder.reject(requestId, family, path, ip, startNanos, 404, "request.unknown_endpoint",
                     "no such endpoint: " + method + " " + path, 0, sink);
             return;
@@ -82,6 +84,7 @@ public final class ProxyServlet extends HttpServlet {
         Duration wait = keyFailures.waitForCredential(ip, presented);
         if (!wait.isZero()) {
             long seconds = FailureDelays.retryAfterSeconds(wait);
+            UnreadBody.discardOrClose(request, response);
             forwarder.reject(requestId, family, path, ip, startNanos, 429, "auth.throttled",
                     "too many failed key checks from this address; retry after " + seconds + " s", seconds, sink);
             return;
@@ -91,6 +94,7 @@ public final class ProxyServlet extends HttpServlet {
             if (presented != null && !presented.isEmpty()) {
                 keyFailures.failedCredential(ip, presented); // a missing key is no guess
             }
+            UnreadBody.discardOrClose(request, response);
             forwarder.reject(requestId, family, path, ip, startNanos, 401, "auth.invalid_key",
                     "missing, unknown, disabled or expired Detour key", 0, sink);
             return;
@@ -101,6 +105,7 @@ public final class ProxyServlet extends HttpServlet {
             try {
                 body = readBody(request, hold);
             } catch (RefusedBody refused) {
+                UnreadBody.discardOrClose(request, response);
                 forwarder.rejectForKey(requestId, family, key, ip, startNanos, refused.status, refused.code,
                         refused.getMessage(), refused.retryAfterSeconds, sink);
                 return;
