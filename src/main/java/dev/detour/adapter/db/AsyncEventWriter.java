@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +73,15 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     /** With no event for this long the writer flushes the account counters alone (its own beat). */
     static final long IDLE_MILLIS = 200;
 
+    /**
+     * While events keep coming, the account counters are flushed at most this often, not after every batch: a
+     * flush is one UPDATE per account served since the last one, so with a 200-account pool one after every
+     * ~20 ms batch was ~190 row updates per batch, about one per request and as much of MariaDB's CPU as the
+     * event rows themselves (docs/performance.md, session 29). When the queue is empty after a batch (light load,
+     * a test) the counters follow at once, as before.
+     */
+    static final long TOUCH_FLUSH_MILLIS = 1_000;
+
     /** An event's memory copy and the journal segment that holds it (segments are deleted once written). */
     private record Pending(RequestEvent event, long segment) {
     }
@@ -108,6 +118,13 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     private final AtomicLong batchesWritten = new AtomicLong();
     /** Events offered to the memory queue and not written yet ({@link #depth()}). */
     private final AtomicInteger unwritten = new AtomicInteger();
+    /** Writer thread: events in the database whose account counters wait for the next flush. */
+    private long awaitingTouches;
+    /** Writer thread: of those, the memory queue's (still counted in {@link #unwritten}). */
+    private int queuedAwaitingTouches;
+    /** Writer thread: when the account counters were last flushed. */
+    private long touchesFlushedNanos;
+    private final LongSupplier nanoTime;
     private boolean databaseAway;
     /** Until the previous run's segments are replayed, this run deletes only its own. */
     private boolean previousRunDone;
@@ -144,8 +161,16 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
     /** Tests: {@code gathering} in place of the writer's {@value #GATHER_MILLIS} ms wait for a batch to fill. */
     AsyncEventWriter(Database database, int capacity, Path journalRoot, Path memoryBase, long segmentBytes,
             Runnable afterSpillPass, Gathering gathering) {
+        this(database, capacity, journalRoot, memoryBase, segmentBytes, afterSpillPass, gathering, System::nanoTime);
+    }
+
+    /** Tests: {@code nanoTime} is the clock of the counters' flush cadence ({@value #TOUCH_FLUSH_MILLIS} ms). */
+    AsyncEventWriter(Database database, int capacity, Path journalRoot, Path memoryBase, long segmentBytes,
+            Runnable afterSpillPass, Gathering gathering, LongSupplier nanoTime) {
         this.afterSpillPass = afterSpillPass;
         this.gathering = gathering;
+        this.nanoTime = nanoTime;
+        this.touchesFlushedNanos = nanoTime.getAsLong();
         this.batches = new EventBatches(database.dataSource());
         try {
             OwnerOnlyFiles.directory(journalRoot); // the events are the request log; like the database files
@@ -286,7 +311,8 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
 
     /**
      * Events from the memory queue not written yet: waiting in it, or taken by the writer (which holds a batch
-     * for {@value #GATHER_MILLIS} ms to fill it). Zero once every such event is in the database.
+     * for {@value #GATHER_MILLIS} ms to fill it), or written with its account counters still to flush
+     * ({@value #TOUCH_FLUSH_MILLIS} ms at most). Zero once every such event and its counters are in the database.
      */
     public int depth() {
         return unwritten.get();
@@ -335,10 +361,10 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                         queue.drainTo(taken, BATCH - taken.size());
                     }
                     taken.forEach(p -> batch.add(p.event()));
-                    if (!writeReliably(batch, false)) {
+                    queuedAwaitingTouches += taken.size();
+                    if (!writeReliably(batch, false, touchesDue())) {
                         return;
                     }
-                    unwritten.addAndGet(-taken.size());
                     release(taken.get(taken.size() - 1).segment());
                     taken.clear();
                     batch.clear();
@@ -347,7 +373,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                         return;
                     }
                 } else {
-                    writeReliably(batch, false); // touches only: kept sums are retried on this beat, idle or not
+                    writeReliably(batch, false, true); // touches only: kept sums are retried on this beat, idle or not
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -514,6 +540,14 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
      * False only when {@link #close()}'s deadline passed first (the events stay in the journal).
      */
     private boolean writeReliably(List<RequestEvent> batch, boolean maybeWritten) {
+        return writeReliably(batch, maybeWritten, true);
+    }
+
+    /**
+     * As above; {@code withTouches} false leaves the account counters for a later flush, and the batch's events
+     * count as written (and leave {@link #depth()}) with that flush.
+     */
+    private boolean writeReliably(List<RequestEvent> batch, boolean maybeWritten, boolean withTouches) {
         boolean retry = maybeWritten;
         while (true) {
             touches.drain();
@@ -521,11 +555,16 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                 batches.writeEvents(batch, retry);
                 if (!batch.isEmpty()) {
                     backAgain(); // an empty batch does not ask the database anything
-                }
-                writeTouches();
-                written.addAndGet(batch.size());
-                if (!batch.isEmpty()) {
                     batchesWritten.incrementAndGet();
+                }
+                awaitingTouches += batch.size();
+                if (withTouches) {
+                    writeTouches();
+                    touchesFlushedNanos = nanoTime.getAsLong();
+                    written.addAndGet(awaitingTouches);
+                    unwritten.addAndGet(-queuedAwaitingTouches);
+                    awaitingTouches = 0;
+                    queuedAwaitingTouches = 0;
                 }
                 return true;
             } catch (SQLException | RuntimeException e) {
@@ -537,6 +576,12 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
             }
             pause();
         }
+    }
+
+    /** After a memory-queue batch: flush the counters now when nothing else waits, else at most every second. */
+    private boolean touchesDue() {
+        return !running || queue.isEmpty()
+                || nanoTime.getAsLong() - touchesFlushedNanos >= TimeUnit.MILLISECONDS.toNanos(TOUCH_FLUSH_MILLIS);
     }
 
     private void away(int batchSize, Exception e) {
@@ -593,6 +638,10 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
             pause();
             touches.drain();
         }
+        written.addAndGet(awaitingTouches); // a last batch written while the counters waited for their flush
+        unwritten.addAndGet(-queuedAwaitingTouches);
+        awaitingTouches = 0;
+        queuedAwaitingTouches = 0;
     }
 
     /** Deletes the segments before {@code segment}: every finished event in them is in the database. */

@@ -17,7 +17,10 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -101,6 +104,61 @@ class AsyncEventWriterIT {
     }
 
     /**
+     * While events keep coming, the account counters wait for their flush (at most {@value
+     * AsyncEventWriter#TOUCH_FLUSH_MILLIS} ms, or until the queue is empty after a batch) instead of an UPDATE per
+     * account after every batch; events written meanwhile still count in depth() and not yet in written(), so
+     * "nothing waits" still means "events and counters are in the database".
+     */
+    @Test
+    void underLoadTheAccountCountersAreFlushedOncePerIntervalAndWhenTheQueueEmpties() throws Exception {
+        SynchronousQueue<Integer> gathered = new SynchronousQueue<>();
+        SynchronousQueue<Boolean> proceed = new SynchronousQueue<>();
+        AtomicInteger gathers = new AtomicInteger();
+        AtomicLong nanos = new AtomicLong();
+        AsyncEventWriter writer = new AsyncEventWriter(TestDatabase.database(), 5_000, journal, null, 64 << 20,
+                () -> { }, () -> {
+                    gathered.put(gathers.incrementAndGet());
+                    proceed.take();
+                }, nanos::get);
+        writer.touchAccount(1, true, T0, "gpt-x");
+        writer.emit(numbered(0));
+        assertEquals(1, gathered.take(), "the writer holds event 0 and waits for more");
+        for (int i = 1; i < 700; i++) { // 699 more: the first batch takes 500, 200 stay queued
+            writer.emit(numbered(i));
+        }
+        proceed.put(true);
+
+        assertEquals(2, gathered.take(), "the writer gathers its second batch: the first is written");
+        assertEquals(500, Rows.number("SELECT COUNT(*) FROM request_events"));
+        assertEquals(0, Rows.number("SELECT success_count FROM accounts WHERE id = 1"),
+                "events still queued behind the batch: its counters wait for their flush");
+        assertEquals(0, writer.written(), "written counts an event once its counters are in the database");
+        assertEquals(700, writer.depth(), "the written batch still waits for its counters, with the queued 200");
+        writer.touchAccount(1, false, T0.plusSeconds(1), null);
+        for (int i = 700; i < 1_400; i++) { // the second batch takes 300 of these, 400 stay queued
+            writer.emit(numbered(i));
+        }
+        nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(AsyncEventWriter.TOUCH_FLUSH_MILLIS));
+        proceed.put(true);
+
+        assertEquals(3, gathered.take());
+        assertEquals(1_000, Rows.number("SELECT COUNT(*) FROM request_events"));
+        assertEquals("1 1", Rows.column("SELECT CONCAT(success_count, ' ', error_count) AS t FROM accounts "
+                + "WHERE id = 1", "t"), "an interval passed: flushed although events are still queued");
+        assertEquals(1_000, writer.written());
+        assertEquals(400, writer.depth());
+        writer.touchAccount(2, true, T0.plusSeconds(2), null);
+        proceed.put(true); // the last 400, one batch: the queue is empty after it
+
+        Gateway.await(() -> writer.depth() == 0, "the last batch and its counters");
+        assertEquals(1_400, writer.written());
+        assertEquals(1, Rows.number("SELECT success_count FROM accounts WHERE id = 2"),
+                "the queue emptied: the counters followed at once");
+        writer.close();
+        assertEquals(1_400, Rows.number("SELECT COUNT(*) FROM request_events"));
+    }
+
+    /**
      * D-2/D-5: what a killed run left in its journal slot (req00 finished; req01 started and never finished;
      * req02 finished and already committed before the kill, its spend with it) is written at the next start:
      * req00 once, req01 as an interrupted failure, req02 not a second time and its spend not added again.
@@ -164,7 +222,16 @@ class AsyncEventWriterIT {
     }
 
     private static RequestEvent event(int i) {
-        return new RequestEvent(String.format("req%02d%021d", i, 0), 7L, "chat_completions", "gpt-x", "gpt-x", i % 2 == 0,
+        return event(i, String.format("req%02d%021d", i, 0));
+    }
+
+    /** Event {@code i} of more than 100: a request id of its own (26 characters, as the column holds). */
+    private static RequestEvent numbered(int i) {
+        return event(i, String.format("load%06d%016d", i, 0));
+    }
+
+    private static RequestEvent event(int i, String requestId) {
+        return new RequestEvent(requestId, 7L, "chat_completions", "gpt-x", "gpt-x", i % 2 == 0,
                 1L, 1L, RequestEvent.Outcome.SUCCESS, 200, null, null,
                 List.of(new AttemptRecord(1, 200, null, null, i, "final")), List.of(), new TokenUsage(i, 2, 0, 0, 0, 0),
                 100 + i, i % 2 == 0 ? 3 : null, 10, "127.0.0.1", T0.plusMillis(i), "chat_completions");
