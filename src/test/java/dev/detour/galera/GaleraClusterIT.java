@@ -54,7 +54,7 @@ class GaleraClusterIT {
     }
 
     private static void update(int node, String sql) {
-        try (Connection c = cluster.connect(node); Statement s = c.createStatement()) {
+        try (Connection c = cluster.connectCausal(node); Statement s = c.createStatement()) {
             s.executeUpdate(sql);
         } catch (SQLException e) {
             throw new IllegalStateException(sql, e);

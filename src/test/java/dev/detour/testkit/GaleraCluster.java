@@ -127,14 +127,16 @@ public final class GaleraCluster {
     }
 
     /**
-     * A connection to node {@code n} whose reads are causal ({@code wsrep_sync_wait = 1}): the node first applies
-     * what the cluster committed before the read. A plain read may come before the node has applied a commit made
-     * through another node (stop 32: Flyway's history row, committed through node 1, not yet on node 2).
+     * A connection to node {@code n} whose reads and writes are causal ({@code wsrep_sync_wait = 15}: reads,
+     * updates and deletes, inserts and replaces, SHOW): the node first applies what the cluster committed before
+     * the statement. A plain one may come before the node has applied a commit made through another node (stop 32:
+     * Flyway's history row, committed through node 1, not yet on node 2; session 29: an INSERT on node 2 right after
+     * a CREATE TABLE through node 1 found no table).
      */
     public Connection connectCausal(int n) throws SQLException {
         Connection c = connect(n);
         try (Statement s = c.createStatement()) {
-            s.execute("SET SESSION wsrep_sync_wait = 1");
+            s.execute("SET SESSION wsrep_sync_wait = 15");
         } catch (SQLException e) {
             c.close();
             throw e;
