@@ -561,10 +561,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                 if (withTouches) {
                     writeTouches();
                     touchesFlushedNanos = nanoTime.getAsLong();
-                    written.addAndGet(awaitingTouches);
-                    unwritten.addAndGet(-queuedAwaitingTouches);
-                    awaitingTouches = 0;
-                    queuedAwaitingTouches = 0;
+                    countFlushed();
                 }
                 return true;
             } catch (SQLException | RuntimeException e) {
@@ -638,7 +635,12 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
             pause();
             touches.drain();
         }
-        written.addAndGet(awaitingTouches); // a last batch written while the counters waited for their flush
+        countFlushed(); // a last batch written while the counters waited for their flush
+    }
+
+    /** The events whose counters just went out count as written now, and leave {@link #depth()}. */
+    private void countFlushed() {
+        written.addAndGet(awaitingTouches);
         unwritten.addAndGet(-queuedAwaitingTouches);
         awaitingTouches = 0;
         queuedAwaitingTouches = 0;
