@@ -6,6 +6,7 @@ import dev.detour.core.keys.KeyPolicy;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.PoolAnswer;
 import dev.detour.core.selection.PoolErrorCode;
+import dev.detour.core.selection.PoolRoutes;
 import dev.detour.core.selection.RandomSource;
 import dev.detour.core.selection.RankingInputs;
 import dev.detour.core.selection.SelectionPipeline;
@@ -96,12 +97,13 @@ public final class Router {
         }
         SelectionRequest request = withLoadInputs(smartRequest(call.family(), model, policy, view), call, now);
         Long bound = stateBoundAccount(call, now);
-        List<Account> pool = bound == null ? view.accountsFor(policy.groups()) : onlyAccount(view.accounts(), bound);
-        Plan plan = pipeline.plan(request, pool, view.models(), now, random);
-        if (!plan.isSelected() && bound == null && pool != view.accounts()) {
+        PoolRoutes pool = bound == null ? view.routesFor(policy.groups())
+                : view.routes().subset(onlyAccount(view.accounts(), bound));
+        Plan plan = pipeline.plan(request, pool, now, random);
+        if (!plan.isSelected() && bound == null && pool != view.routes()) {
             // a refusal names every account and why, and tells a key's scope that removed a server (K-2
             // no_eligible_route) from a model nobody serves: planned again over the whole pool
-            plan = pipeline.plan(request, view.accounts(), view.models(), now, random);
+            plan = pipeline.plan(request, view.routes(), now, random);
         }
         unbindIfIneligible(request, plan, call, now);
         if (plan.isSelected()) {
@@ -155,8 +157,8 @@ public final class Router {
     /** E-2 route preview: what selection would do now for this key and model; calls no upstream. */
     public Plan preview(PoolSnapshot.View view, KeyEntry key, EndpointFamily family, String model, Instant now) {
         // the same site settings as live traffic, or the preview would judge ceilings and samples differently
-        return pipeline.plan(withSiteSettings(smartRequest(family, model, key.policy(), view)), view.accounts(),
-                view.models(), now, random);
+        return pipeline.plan(withSiteSettings(smartRequest(family, model, key.policy(), view)), view.routes(), now,
+                random);
     }
 
     /** S-1 request with the S-10 rules, prices and real-traffic stats (S-3). */

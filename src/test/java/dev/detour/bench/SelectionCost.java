@@ -4,6 +4,7 @@ import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.selection.Candidate;
 import dev.detour.core.selection.Plan;
+import dev.detour.core.selection.PoolRoutes;
 import dev.detour.core.selection.SeededRandom;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.core.selection.SelectionRequest;
@@ -39,19 +40,20 @@ public final class SelectionCost {
                 + "| bytes per plan read whole | candidates | rejections |");
         System.out.println("|---:|---:|---:|---:|---:|---:|");
         for (int size : new int[] {4, 50, 200, 1000}) {
-            List<Account> pool = pool(size);
+            // as the gateway's snapshot holds a pool: what each account serves is worked out once, not per plan
+            PoolRoutes pool = PoolRoutes.of(pool(size), Map.of());
             SeededRandom random = new SeededRandom(1);
             int perSize = Math.max(2_000, rounds * 4 / size); // the same order of work per size
             Plan last = null;
             for (int i = 0; i < perSize; i++) { // warm-up: let the JIT settle on this size
-                last = pipeline.plan(request, pool, Map.of(), NOW, random);
+                last = pipeline.plan(request, pool, NOW, random);
                 sink += last.candidates().get(0).accountId() + readWhole(last);
             }
             // what a request answered by its first candidate costs: the plan and its first place
             long bytes0 = threads.getCurrentThreadAllocatedBytes();
             long t0 = System.nanoTime();
             for (int i = 0; i < perSize; i++) {
-                last = pipeline.plan(request, pool, Map.of(), NOW, random);
+                last = pipeline.plan(request, pool, NOW, random);
                 sink += last.candidates().get(0).accountId();
             }
             long nanos = System.nanoTime() - t0;
@@ -59,7 +61,7 @@ public final class SelectionCost {
             // the same with every candidate read (a request failing over through the whole pool, a preview)
             long wholeBytes0 = threads.getCurrentThreadAllocatedBytes();
             for (int i = 0; i < perSize; i++) {
-                sink += readWhole(pipeline.plan(request, pool, Map.of(), NOW, random));
+                sink += readWhole(pipeline.plan(request, pool, NOW, random));
             }
             long wholeBytes = threads.getCurrentThreadAllocatedBytes() - wholeBytes0;
             System.out.printf("| %d | %,d | %,d | %,d | %d | %d |%n", size, nanos / perSize, bytes / perSize,

@@ -47,13 +47,17 @@ class RouterGroupScopeTest {
         Account a4 = account(4).group(2).serves("gpt").build();
         PoolSnapshot.View view = view(a1, a2, a3, a4);
 
-        assertEquals(List.of(a2, a4), view.accountsFor(GroupScope.only(2L)));
-        assertEquals(List.of(), view.accountsFor(GroupScope.only(9L)));
-        assertSame(view.accounts(), view.accountsFor(GroupScope.ALL));
-        assertSame(view.accounts(), view.accountsFor(GroupScope.allExcept(1L)));
-        assertSame(view.accounts(), view.accountsFor(new GroupScope(false, Set.of(1L, 2L), Set.of())));
-        assertEquals(List.of(a2, a4), view.withGroup(GroupView.plain(2)).accountsFor(GroupScope.only(2L)),
-                "a group patch keeps the index");
+        assertEquals(List.of(a2, a4), view.routesFor(GroupScope.only(2L)).accounts());
+        assertSame(view.routesFor(GroupScope.only(2L)), view.routesFor(GroupScope.only(2L)),
+                "one group's pool per view: what its accounts serve is kept with it");
+        assertEquals(List.of(), view.routesFor(GroupScope.only(9L)).accounts());
+        assertSame(view.accounts(), view.routes().accounts());
+        assertSame(view.routes(), view.routesFor(GroupScope.ALL));
+        assertSame(view.routes(), view.routesFor(GroupScope.allExcept(1L)));
+        assertSame(view.routes(), view.routesFor(new GroupScope(false, Set.of(1L, 2L), Set.of())));
+        PoolSnapshot.View patched = view.withGroup(GroupView.plain(2));
+        assertSame(view.routesFor(GroupScope.only(2L)), patched.routesFor(GroupScope.only(2L)),
+                "a group patch keeps the index (accounts and model rows are unchanged)");
     }
 
     @Test

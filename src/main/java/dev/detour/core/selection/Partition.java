@@ -6,7 +6,6 @@ import dev.detour.core.account.ModelStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * S-1 steps 5–6 (seed: "The partition decision order"): a paused or error model row drops the
@@ -38,21 +37,20 @@ final class Partition {
         this.eligible = new ArrayList<>(routes); // most routes are eligible: no growing copies (N-10)
     }
 
-    static Partition of(List<Route> routes, SelectionRequest request,
-            Map<ModelStateKey, ModelState> modelStates, Instant now) {
-        Partition partition = new Partition(routes.size());
-        for (Route route : routes) {
-            partition.place(route, stateOf(route, modelStates), request.group(route.account().groupId()), now);
+    static Partition of(Screening screened, SelectionRequest request, Instant now) {
+        Partition partition = new Partition(screened.survived());
+        GroupView group = null;
+        long groupOf = 0;
+        for (int nth = 0; nth < screened.survived(); nth++) {
+            Route route = screened.route(nth);
+            long groupId = route.account().groupId();
+            if (group == null || groupOf != groupId) { // a pool lists a group's accounts together
+                group = request.group(groupId);
+                groupOf = groupId;
+            }
+            partition.place(route, screened.state(nth), group, now);
         }
         return partition;
-    }
-
-    /** Step 5: keyed by (account, model key); a request without a model consults no model state. */
-    private static ModelState stateOf(Route route, Map<ModelStateKey, ModelState> modelStates) {
-        if (route.modelKey() == null || modelStates == null || modelStates.isEmpty()) { // no key made for nothing
-            return null;
-        }
-        return modelStates.get(new ModelStateKey(route.account().id(), route.modelKey()));
     }
 
     private void place(Route route, ModelState state, GroupView group, Instant now) {

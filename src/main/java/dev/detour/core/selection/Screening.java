@@ -2,8 +2,7 @@ package dev.detour.core.selection;
 
 import dev.detour.core.account.Account;
 import dev.detour.core.account.AccountStatus;
-import dev.detour.core.account.EndpointFamily;
-import dev.detour.core.account.ModelKey;
+import dev.detour.core.account.ModelState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,31 +14,41 @@ import java.util.List;
  * policy removed, only to tell "the key's policy removed every route" (K-2) from "nothing serves this".
  */
 final class Screening {
-    private final List<Route> routes;
+    private final List<Account> accounts;
+    private final ServedRoutes served;
+    /** The places in the pool of the accounts that survived, in pool order; {@code survived} of them are set. */
+    private final int[] survivors;
+    private int survived;
     private final List<Rejection> rejections = new ArrayList<>();
     private int capableInScope;
     private boolean policyRemovedAServer;
+    /** The key's effective ratio ceiling (0 = none): the same for every account. */
+    private final long ratioCeiling;
     /** The last group asked about and whether the key reaches it: a pool lists a group's accounts together. */
     private long scopedGroup;
     private boolean scopeAllows;
     private boolean scopeKnown;
 
-    private Screening(int accounts) {
-        this.routes = new ArrayList<>(accounts); // most of a pool serves the request: no growing copies
+    private Screening(PoolRoutes pool, SelectionRequest request) {
+        this.accounts = pool.accounts();
+        this.served = pool.served(request.family(), request.requestedModel());
+        this.survivors = new int[accounts.size()];
+        this.ratioCeiling = request.ratioCeilingPpm();
     }
 
-    static Screening of(SelectionRequest request, List<Account> accounts, Instant now) {
-        Screening screening = new Screening(accounts.size());
+    static Screening of(SelectionRequest request, PoolRoutes pool, Instant now) {
+        Screening screening = new Screening(pool, request);
         List<BlockRule> blocks = request.activeBlockRules(now);
-        for (Account account : accounts) {
-            screening.screen(account, request, blocks);
+        for (int i = 0; i < screening.accounts.size(); i++) {
+            screening.screen(i, request, blocks);
         }
         return screening;
     }
 
-    private void screen(Account account, SelectionRequest request, List<BlockRule> blocks) {
-        ReasonCode unserved = unservedReason(account, request.family());
-        Route route = unserved == null ? routeFor(account, request.requestedModel()) : null;
+    private void screen(int index, SelectionRequest request, List<BlockRule> blocks) {
+        Account account = accounts.get(index);
+        ReasonCode unserved = served.unserved(index);
+        Route route = served.route(index);
         ReasonCode refused = policyReason(account, route, request, blocks);
         if (refused != null) {
             policyRemovedAServer |= route != null;
@@ -51,7 +60,7 @@ final class Screening {
             reject(account, ReasonCode.REJECTED_MODEL_UNMAPPED);
         } else {
             capableInScope++;
-            routes.add(route);
+            survivors[survived++] = index;
         }
     }
 
@@ -68,8 +77,7 @@ final class Screening {
         if (!blocks.isEmpty() && blocked(route != null ? route : new Route(account, null, null), request, blocks)) {
             return ReasonCode.REJECTED_ADMIN_BLOCK;
         }
-        long ceiling = request.ratioCeilingPpm();
-        if (ceiling > 0 && request.group(account.groupId()).ratioPpm() > ceiling) {
+        if (ratioCeiling > 0 && request.group(account.groupId()).ratioPpm() > ratioCeiling) {
             return ReasonCode.REJECTED_RATIO_CEILING;
         }
         return null;
@@ -94,35 +102,29 @@ final class Screening {
         return false;
     }
 
-    /** Steps 2 and 3: the load filter, then the endpoint-family capability. */
-    private static ReasonCode unservedReason(Account account, EndpointFamily family) {
-        if (!isLoadable(account)) {
-            return ReasonCode.REJECTED_ACCOUNT_STATUS;
-        }
-        return ModelCatalog.servedFamilies(account).contains(family) ? null : ReasonCode.REJECTED_CONTRACT_MISMATCH;
-    }
-
     /** Step 2: readable (D-4), enabled, not archived, status ok (not even warning), quota unknown or left. */
     static boolean isLoadable(Account account) {
         return !account.hasConfigError() && account.enabled() && !account.archived() && account.status() == AccountStatus.OK
                 && (account.quotaRemaining() == null || account.quotaRemaining() > 0);
     }
 
-    /** Step 4: the upstream name and model key, or null when the account does not serve the model. */
-    private static Route routeFor(Account account, String requestedModel) {
-        if (requestedModel == null) {
-            return new Route(account, null, null);
-        }
-        String upstream = account.mappings().upstreamNameOrNull(requestedModel);
-        return upstream == null ? null : new Route(account, upstream, ModelKey.of(upstream));
-    }
-
     private void reject(Account account, ReasonCode reason) {
         rejections.add(new Rejection(account.id(), reason));
     }
 
-    List<Route> routes() {
-        return routes;
+    /** How many accounts survived steps 1–4. */
+    int survived() {
+        return survived;
+    }
+
+    /** The {@code nth} surviving account's route. */
+    Route route(int nth) {
+        return served.route(survivors[nth]);
+    }
+
+    /** The {@code nth} surviving route's model row (step 5), or null. */
+    ModelState state(int nth) {
+        return served.state(survivors[nth]);
     }
 
     List<Rejection> rejections() {
@@ -136,7 +138,7 @@ final class Screening {
      * {@code model_unmatched}.
      */
     PoolErrorCode error() {
-        if (!routes.isEmpty()) {
+        if (survived > 0) {
             return null;
         }
         if (policyRemovedAServer) {

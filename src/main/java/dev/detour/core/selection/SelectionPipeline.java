@@ -34,14 +34,19 @@ public final class SelectionPipeline {
 
     public Plan plan(SelectionRequest request, List<Account> accounts, Map<ModelStateKey, ModelState> modelStates,
             Instant now, RandomSource random) {
+        return plan(request, PoolRoutes.of(accounts, modelStates), now, random);
+    }
+
+    /** The plan over a pool whose served routes are kept between requests (the gateway's snapshot). */
+    public Plan plan(SelectionRequest request, PoolRoutes pool, Instant now, RandomSource random) {
         if (!request.keyPolicy().allowsModel(request.requestedModel())) {
-            return modelNotAllowed(accounts);
+            return modelNotAllowed(pool.accounts());
         }
-        Screening screening = Screening.of(request, accounts, now);
+        Screening screening = Screening.of(request, pool, now);
         if (screening.error() != null) {
             return Plan.failed(screening.error(), null, screening.rejections());
         }
-        Partition partition = Partition.of(screening.routes(), request, modelStates, now);
+        Partition partition = Partition.of(screening, request, now);
         List<Rejection> rejections = new ArrayList<>(screening.rejections());
         rejections.addAll(partition.dropped());
         if (!partition.eligible().isEmpty()) {

@@ -5,6 +5,7 @@ import dev.detour.core.account.ModelState;
 import dev.detour.core.keys.GroupScope;
 import dev.detour.core.selection.GroupView;
 import dev.detour.core.selection.ModelStateKey;
+import dev.detour.core.selection.PoolRoutes;
 import dev.detour.gateway.port.KeyEntry;
 import dev.detour.gateway.port.PoolStore;
 import java.util.ArrayList;
@@ -25,26 +26,36 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class PoolSnapshot {
     /**
      * {@code served}: model keys each account served lately (C-3's denominator for accounts without mappings);
-     * {@code byGroup}: the accounts of each group, in pool order.
+     * {@code routes}: the accounts and model rows as selection plans over them (N-10: what each account serves is
+     * worked out once per view and model, not per request); {@code byGroup}: the same for each group's accounts,
+     * in pool order.
      */
     public record View(long revision, List<Account> accounts, Map<Long, Account> byId,
             Map<ModelStateKey, ModelState> models, Map<Long, GroupView> groups, Map<String, KeyEntry> keysByHash,
-            Map<Long, String> apiKeys, Map<Long, Set<String>> served, Map<Long, List<Account>> byGroup) {
+            Map<Long, String> apiKeys, Map<Long, Set<String>> served, PoolRoutes routes,
+            Map<Long, PoolRoutes> byGroup) {
 
-        /** A view of {@code accounts}, indexed by group here. */
+        /** A view of {@code accounts} and their {@code models} rows, neither changed afterwards; indexed by group here. */
         public View(long revision, List<Account> accounts, Map<Long, Account> byId,
                 Map<ModelStateKey, ModelState> models, Map<Long, GroupView> groups, Map<String, KeyEntry> keysByHash,
                 Map<Long, String> apiKeys, Map<Long, Set<String>> served) {
-            this(revision, accounts, byId, models, groups, keysByHash, apiKeys, served, byGroup(accounts));
+            this(revision, accounts, byId, models, groups, keysByHash, apiKeys, served, PoolRoutes.of(accounts, models));
         }
 
-        private static Map<Long, List<Account>> byGroup(List<Account> accounts) {
+        private View(long revision, List<Account> accounts, Map<Long, Account> byId,
+                Map<ModelStateKey, ModelState> models, Map<Long, GroupView> groups, Map<String, KeyEntry> keysByHash,
+                Map<Long, String> apiKeys, Map<Long, Set<String>> served, PoolRoutes routes) {
+            this(revision, accounts, byId, models, groups, keysByHash, apiKeys, served, routes, byGroup(routes));
+        }
+
+        private static Map<Long, PoolRoutes> byGroup(PoolRoutes pool) {
             Map<Long, List<Account>> groups = new HashMap<>();
-            for (Account a : accounts) {
+            for (Account a : pool.accounts()) {
                 groups.computeIfAbsent(a.groupId(), g -> new ArrayList<>()).add(a);
             }
-            groups.replaceAll((g, list) -> List.copyOf(list));
-            return groups;
+            Map<Long, PoolRoutes> routes = new HashMap<>();
+            groups.forEach((g, list) -> routes.put(g, pool.subset(List.copyOf(list))));
+            return routes;
         }
 
         public Set<String> servedBy(long accountId) {
@@ -52,16 +63,17 @@ public final class PoolSnapshot {
         }
 
         /**
-         * N-10: the accounts a key limited to one group can reach (that group's, from the index, in pool order);
-         * otherwise the whole pool, which selection screens account by account. A plan over the group's accounts
-         * is the plan over the pool but for the other groups' {@code rejected_group_scope} entries, which a served
-         * request does not record; a refusal is planned over the whole pool, to name every account.
+         * N-10: the pool a key limited to one group can reach (that group's accounts, from the index, in pool
+         * order); otherwise the whole pool, which selection screens account by account. A plan over the group's
+         * accounts is the plan over the pool but for the other groups' {@code rejected_group_scope} entries, which
+         * a served request does not record; a refusal is planned over the whole pool, to name every account.
          */
-        public List<Account> accountsFor(GroupScope scope) {
+        public PoolRoutes routesFor(GroupScope scope) {
             if (scope.includeFuture() || scope.include().size() != 1) {
-                return accounts;
+                return routes;
             }
-            return byGroup.getOrDefault(scope.include().iterator().next(), List.of());
+            PoolRoutes group = byGroup.get(scope.include().iterator().next());
+            return group != null ? group : routes.subset(List.of());
         }
 
         /** One account patched and all its model rows replaced. */
@@ -78,7 +90,7 @@ public final class PoolSnapshot {
         public View withGroup(GroupView group) {
             Map<Long, GroupView> copy = new HashMap<>(groups);
             copy.put(group.id(), group);
-            return new View(revision, accounts, byId, models, copy, keysByHash, apiKeys, served, byGroup);
+            return new View(revision, accounts, byId, models, copy, keysByHash, apiKeys, served, routes, byGroup);
         }
 
         public List<ModelState> rowsOf(long accountId) {
