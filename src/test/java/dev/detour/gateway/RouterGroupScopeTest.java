@@ -14,6 +14,7 @@ import dev.detour.core.selection.Candidate;
 import dev.detour.core.selection.GroupView;
 import dev.detour.core.selection.PoolErrorCode;
 import dev.detour.core.selection.SelectionPipeline;
+import dev.detour.core.selection.SelectionRequest;
 import dev.detour.gateway.admission.SmartKeyFacts;
 import dev.detour.gateway.live.LoadDistribution;
 import dev.detour.gateway.live.PoolSnapshot;
@@ -58,6 +59,21 @@ class RouterGroupScopeTest {
         PoolSnapshot.View patched = view.withGroup(GroupView.plain(2));
         assertSame(view.routesFor(GroupScope.only(2L)), patched.routesFor(GroupScope.only(2L)),
                 "a group patch keeps the index (accounts and model rows are unchanged)");
+    }
+
+    @Test
+    void aViewsGroupsAreFixedOnceSoEveryRequestTakesThemWithoutACopy() {
+        Map<Long, GroupView> loaded = new java.util.HashMap<>(Map.of(1L, GroupView.plain(1)));
+        PoolSnapshot.View view = new PoolSnapshot.View(1, List.of(), Map.of(), Map.of(), loaded, Map.of(), Map.of(),
+                Map.of());
+        loaded.put(2L, GroupView.plain(2));
+
+        assertEquals(Set.of(1L), view.groups().keySet(), "the view keeps the groups it was made with");
+        assertSame(view.groups(), new SelectionRequest(EndpointFamily.CHAT_COMPLETIONS, "gpt", KeyPolicy.UNRESTRICTED,
+                view.groups()).groups());
+        PoolSnapshot.View patched = view.withGroup(GroupView.plain(3));
+        assertSame(patched.groups(), new SelectionRequest(EndpointFamily.CHAT_COMPLETIONS, "gpt",
+                KeyPolicy.UNRESTRICTED, patched.groups()).groups(), "a group patch's groups too");
     }
 
     @Test

@@ -84,8 +84,11 @@ public record SelectionRequest(
         return settings.ratioCeilingPpm(keyPolicy.maxRatioPpm());
     }
 
-    /** The block rules still in force at {@code now}. */
+    /** The block rules still in force at {@code now} (most sites have none: no stream per request then). */
     public List<BlockRule> activeBlockRules(Instant now) {
+        if (blockRules.isEmpty()) {
+            return blockRules;
+        }
         return blockRules.stream().filter(rule -> rule.activeAt(now)).toList();
     }
 }

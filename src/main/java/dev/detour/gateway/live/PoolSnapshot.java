@@ -35,6 +35,11 @@ public final class PoolSnapshot {
             Map<Long, String> apiKeys, Map<Long, Set<String>> served, PoolRoutes routes,
             Map<Long, PoolRoutes> byGroup) {
 
+        public View {
+            // immutable once here: every request's SelectionRequest takes the groups as they are, without a copy
+            groups = groups == null ? Map.of() : Map.copyOf(groups);
+        }
+
         /** A view of {@code accounts} and their {@code models} rows, neither changed afterwards; indexed by group here. */
         public View(long revision, List<Account> accounts, Map<Long, Account> byId,
                 Map<ModelStateKey, ModelState> models, Map<Long, GroupView> groups, Map<String, KeyEntry> keysByHash,
