@@ -3,6 +3,7 @@ package dev.detour.core.selection;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.ModelState;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,8 @@ import java.util.Map;
  * (endpoint family, requested model)'s {@link ServedRoutes} kept once worked out. Thread-safe without a lock:
  * requests share one, reading an immutable map of what is kept; one that works out a new entry publishes a copy
  * with it added, and of two that publish at once one entry may be lost, to be worked out again by a later request
- * (a pool is asked for a handful of models, so the copies are few and small).
+ * (a pool is asked for a handful of models, so the copies are few and small). The whole pool also keeps each
+ * group's accounts as a pool of their own (N-10: a key limited to one group plans over that group only).
  */
 public final class PoolRoutes {
     /**
@@ -27,16 +29,29 @@ public final class PoolRoutes {
 
     private final List<Account> accounts;
     private final Map<ModelStateKey, ModelState> models;
+    /** Each group's accounts, in pool order, by group id; empty in a subset (it indexes no groups of its own). */
+    private final Map<Long, PoolRoutes> groups;
     private volatile Map<Asked, ServedRoutes> served = Map.of();
 
-    private PoolRoutes(List<Account> accounts, Map<ModelStateKey, ModelState> models) {
+    private PoolRoutes(List<Account> accounts, Map<ModelStateKey, ModelState> models, boolean indexGroups) {
         this.accounts = accounts;
         this.models = models == null ? Map.of() : models;
+        this.groups = indexGroups ? groupsOf(accounts, this.models) : Map.of();
     }
 
     /** The pool of {@code accounts} with their {@code models} rows; neither may change afterwards. */
     public static PoolRoutes of(List<Account> accounts, Map<ModelStateKey, ModelState> models) {
-        return new PoolRoutes(accounts, models);
+        return new PoolRoutes(accounts, models, true);
+    }
+
+    private static Map<Long, PoolRoutes> groupsOf(List<Account> accounts, Map<ModelStateKey, ModelState> models) {
+        Map<Long, List<Account>> lists = new HashMap<>();
+        for (Account a : accounts) {
+            lists.computeIfAbsent(a.groupId(), g -> new ArrayList<>()).add(a);
+        }
+        Map<Long, PoolRoutes> groups = new HashMap<>();
+        lists.forEach((g, list) -> groups.put(g, new PoolRoutes(List.copyOf(list), models, false)));
+        return groups;
     }
 
     public List<Account> accounts() {
@@ -47,9 +62,15 @@ public final class PoolRoutes {
         return models;
     }
 
-    /** The same model rows over some of these accounts (a group's), in their order. */
+    /** The same model rows over some of these accounts (one account's), in their order. */
     public PoolRoutes subset(List<Account> some) {
-        return new PoolRoutes(some, models);
+        return new PoolRoutes(some, models, false);
+    }
+
+    /** The pool of one group's accounts, in pool order, kept with this pool; empty when the group has none here. */
+    public PoolRoutes group(long groupId) {
+        PoolRoutes group = groups.get(groupId);
+        return group != null ? group : subset(List.of());
     }
 
     ServedRoutes served(EndpointFamily family, String model) {

@@ -1,7 +1,6 @@
 package dev.detour.core.selection;
 
 import dev.detour.core.account.Account;
-import dev.detour.core.account.AccountStatus;
 import dev.detour.core.account.ModelState;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -100,12 +99,6 @@ final class Screening {
             }
         }
         return false;
-    }
-
-    /** Step 2: readable (D-4), enabled, not archived, status ok (not even warning), quota unknown or left. */
-    static boolean isLoadable(Account account) {
-        return !account.hasConfigError() && account.enabled() && !account.archived() && account.status() == AccountStatus.OK
-                && (account.quotaRemaining() == null || account.quotaRemaining() > 0);
     }
 
     private void reject(Account account, ReasonCode reason) {

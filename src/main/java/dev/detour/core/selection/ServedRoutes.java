@@ -1,6 +1,7 @@
 package dev.detour.core.selection;
 
 import dev.detour.core.account.Account;
+import dev.detour.core.account.AccountStatus;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.account.ModelKey;
 import dev.detour.core.account.ModelState;
@@ -43,10 +44,16 @@ final class ServedRoutes {
 
     /** Steps 2 and 3: the load filter, then the endpoint-family capability; null when the account passes both. */
     private static ReasonCode unservedReason(Account account, EndpointFamily family) {
-        if (!Screening.isLoadable(account)) {
+        if (!isLoadable(account)) {
             return ReasonCode.REJECTED_ACCOUNT_STATUS;
         }
         return ModelCatalog.servedFamilies(account).contains(family) ? null : ReasonCode.REJECTED_CONTRACT_MISMATCH;
+    }
+
+    /** Step 2: readable (D-4), enabled, not archived, status ok (not even warning), quota unknown or left. */
+    private static boolean isLoadable(Account account) {
+        return !account.hasConfigError() && account.enabled() && !account.archived() && account.status() == AccountStatus.OK
+                && (account.quotaRemaining() == null || account.quotaRemaining() > 0);
     }
 
     /** Step 4: the upstream name and model key, or null when the account does not serve the model. */
@@ -60,7 +67,7 @@ final class ServedRoutes {
 
     /** Step 5's row, keyed by (account, model key); a request without a model consults no model state. */
     private static ModelState stateOf(Route route, Map<ModelStateKey, ModelState> models) {
-        if (route.modelKey() == null || models == null || models.isEmpty()) {
+        if (route.modelKey() == null || models.isEmpty()) {
             return null;
         }
         return models.get(new ModelStateKey(route.account().id(), route.modelKey()));

@@ -26,41 +26,23 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class PoolSnapshot {
     /**
      * {@code served}: model keys each account served lately (C-3's denominator for accounts without mappings);
-     * {@code routes}: the accounts and model rows as selection plans over them (N-10: what each account serves is
-     * worked out once per view and model, not per request); {@code byGroup}: the same for each group's accounts,
-     * in pool order.
+     * {@code routes}: the accounts and model rows as selection plans over them, each group's too (N-10: what each
+     * account serves is worked out once per view and model, not per request).
      */
     public record View(long revision, List<Account> accounts, Map<Long, Account> byId,
             Map<ModelStateKey, ModelState> models, Map<Long, GroupView> groups, Map<String, KeyEntry> keysByHash,
-            Map<Long, String> apiKeys, Map<Long, Set<String>> served, PoolRoutes routes,
-            Map<Long, PoolRoutes> byGroup) {
+            Map<Long, String> apiKeys, Map<Long, Set<String>> served, PoolRoutes routes) {
 
         public View {
             // immutable once here: every request's SelectionRequest takes the groups as they are, without a copy
             groups = groups == null ? Map.of() : Map.copyOf(groups);
         }
 
-        /** A view of {@code accounts} and their {@code models} rows, neither changed afterwards; indexed by group here. */
+        /** A view of {@code accounts} and their {@code models} rows, neither changed afterwards. */
         public View(long revision, List<Account> accounts, Map<Long, Account> byId,
                 Map<ModelStateKey, ModelState> models, Map<Long, GroupView> groups, Map<String, KeyEntry> keysByHash,
                 Map<Long, String> apiKeys, Map<Long, Set<String>> served) {
             this(revision, accounts, byId, models, groups, keysByHash, apiKeys, served, PoolRoutes.of(accounts, models));
-        }
-
-        private View(long revision, List<Account> accounts, Map<Long, Account> byId,
-                Map<ModelStateKey, ModelState> models, Map<Long, GroupView> groups, Map<String, KeyEntry> keysByHash,
-                Map<Long, String> apiKeys, Map<Long, Set<String>> served, PoolRoutes routes) {
-            this(revision, accounts, byId, models, groups, keysByHash, apiKeys, served, routes, byGroup(routes));
-        }
-
-        private static Map<Long, PoolRoutes> byGroup(PoolRoutes pool) {
-            Map<Long, List<Account>> groups = new HashMap<>();
-            for (Account a : pool.accounts()) {
-                groups.computeIfAbsent(a.groupId(), g -> new ArrayList<>()).add(a);
-            }
-            Map<Long, PoolRoutes> routes = new HashMap<>();
-            groups.forEach((g, list) -> routes.put(g, pool.subset(List.copyOf(list))));
-            return routes;
         }
 
         public Set<String> servedBy(long accountId) {
@@ -77,8 +59,7 @@ public final class PoolSnapshot {
             if (scope.includeFuture() || scope.include().size() != 1) {
                 return routes;
             }
-            PoolRoutes group = byGroup.get(scope.include().iterator().next());
-            return group != null ? group : routes.subset(List.of());
+            return routes.group(scope.include().iterator().next());
         }
 
         /** One account patched and all its model rows replaced. */
@@ -95,7 +76,7 @@ public final class PoolSnapshot {
         public View withGroup(GroupView group) {
             Map<Long, GroupView> copy = new HashMap<>(groups);
             copy.put(group.id(), group);
-            return new View(revision, accounts, byId, models, copy, keysByHash, apiKeys, served, routes, byGroup);
+            return new View(revision, accounts, byId, models, copy, keysByHash, apiKeys, served, routes);
         }
 
         public List<ModelState> rowsOf(long accountId) {
