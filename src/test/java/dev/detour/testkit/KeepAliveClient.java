@@ -1,5 +1,6 @@
 package dev.detour.testkit;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,12 +21,13 @@ public final class KeepAliveClient implements AutoCloseable {
 
     private KeepAliveClient(Socket socket) throws IOException {
         this.socket = socket;
-        this.in = socket.getInputStream();
+        this.in = new BufferedInputStream(socket.getInputStream()); // answers are read byte by byte
     }
 
     public static KeepAliveClient open(int port) throws IOException {
         Socket socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout(60_000); // a hang guard, never a timing assertion
+        socket.setTcpNoDelay(true); // as HTTP clients do: a body sent after its head is not held for the head's ACK
         return new KeepAliveClient(socket);
     }
 
