@@ -99,10 +99,14 @@ final class GaleraPool implements AutoCloseable {
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model
-                        + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + content + "\"}]}"))
+                .POST(HttpRequest.BodyPublishers.ofString(chatBody(model, content)))
                 .build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A chat request body with one user message, {@code content}. */
+    static String chatBody(String model, String content) {
+        return "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + content + "\"}]}";
     }
 
     /** The answer's status, or -1 when none came. */
