@@ -27,33 +27,19 @@ trap cleanup EXIT
 [[ -f "$HDR" ]] || { echo "no $HDR (./mvnw test-compile fetches it)" >&2; exit 1; }
 "$J25/javac" --release 21 -encoding UTF-8 -cp "$HDR" -d "$WORK/classes" "$ROOT"/bench/src/dev/detour/bench/*.java || exit 1
 ulimit -n "$(ulimit -Hn)"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-P_FAKE="$(free_port)"
-setsid "$J25/java" -Xmx1g -cp "$JAR" dev.detour.fake.Main bench "$P_FAKE" >"$WORK/fake.log" 2>&1 &
-PIDS+=("$!")
+source "$ROOT/bench/lib.sh"
+start_fake_upstream "$J25/java" "$WORK/fake.log"
 PORT="$(free_port)"
-TOKEN="hold-admin-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+TOKEN="$(new_token hold)"
 flags=(-Xmx512m ${HOLD_FLAGS:-})
 # one loopback client stands for 1,000: lift X-4's per-address cap, as bench/run.sh does
-DETOUR_BIND=127.0.0.1 DETOUR_PORT="$PORT" DETOUR_MAX_CONNECTIONS_PER_ADDRESS=100000 DETOUR_DATA_DIR="$WORK/data" \
-  DETOUR_ADMIN_TOKEN="$TOKEN" DETOUR_ADMIN_PASSWORD="hold-console-$RANDOM$RANDOM" \
-  setsid "$JAVA" "${flags[@]}" -jar "$JAR" >"$WORK/detour.log" 2>&1 &
-DETOUR_PID=$!
-PIDS+=("$DETOUR_PID")
-until grep -q "^Detour is ready" "$WORK/detour.log" 2>/dev/null; do
-  kill -0 "$DETOUR_PID" 2>/dev/null || { tail -20 "$WORK/detour.log" >&2; exit 1; }
-  sleep 0.1
-done
-admin() { curl -sf -X "$1" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data "$3" "http://127.0.0.1:$PORT$2"; }
-admin POST /admin/api/groups '{"name":"bench"}' >/dev/null || { echo "POST /admin/api/groups failed" >&2; exit 1; }
+DETOUR_MAX_CONNECTIONS_PER_ADDRESS=100000 start_detour "$JAVA" "$WORK/data" "$PORT" "$WORK/detour.log" "${flags[@]}"
+bench_group
 for n in 1 2 3 4; do
-  admin POST /admin/api/accounts "{\"name\":\"stream-$n\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"http://127.0.0.1:$P_FAKE\",\"api_key\":\"sk-bench-stream-$n-0001\",\"model_mappings\":[{\"from\":\"bench-stream\",\"to\":\"bench-stream\"}],\"weight\":10,\"failure_policy\":{\"cooldown_enabled\":true}}" >/dev/null \
-    || { echo "POST /admin/api/accounts failed" >&2; exit 1; }
+  add_account "stream-$n" bench-stream "http://127.0.0.1:$FAKE_PORT" '"failure_policy":{"cooldown_enabled":true}'
 done
-KEY="$(admin POST /admin/api/keys '{"name":"bench"}' | grep -o '"key" *: *"dtr-[^"]*"' | sed 's/.*"\(dtr-[^"]*\)"/\1/')"
-[[ -n "$KEY" ]] || { echo "POST /admin/api/keys returned no key" >&2; exit 1; }
+new_key
 ticks="$(getconf CLK_TCK)"
-cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; } # user + system ticks
 MARIADB_PID="$(pgrep -P "$DETOUR_PID" mariadbd | head -1)"
 memory() { # during the last hold: what Detour's memory holds
   local jdk; jdk="$(dirname "$JAVA")"
@@ -68,7 +54,7 @@ echo "$(basename "$JAR") on $JAVA ${flags[*]}; ${HOLD_STREAMS:-1000} streams per
 for ((h = 1; h <= HOLDS; h++)); do
   before="$(cpu "$DETOUR_PID")"
   db_before="$(cpu "$MARIADB_PID")"
-  [[ -z "${HOLD_MEMORY:-}" || $h != "$HOLDS" ]] || memory &
+  [[ -z "${HOLD_MEMORY:-}" || $h != "$HOLDS" ]] || { memory & MEMORY_PID=$!; }
   out="$("$J25/java" -XX:+UseParallelGC -Xmx1g -cp "$WORK/classes:$HDR" dev.detour.bench.Bench hold "${HOLD_STREAMS:-1000}" 2000 \
     "${HOLD_MS:-5000}" "detour=$PORT=$KEY" 2>&1)"
   after="$(cpu "$DETOUR_PID")"
@@ -79,4 +65,5 @@ for ((h = 1; h <= HOLDS; h++)); do
     "TTFT p50 $(awk -F= '/\.ttft\.p50_us=/ {print int($2 / 1000)}' <<<"$out") ms," \
     "$(( (after - before) * 1000000 / ticks / done_ )) µs Detour CPU per stream (MariaDB $(( (db_after - db_before) * 1000000 / ticks / done_ ))), RSS $(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$DETOUR_PID/status") MiB"
 done
-wait
+# the last hold's memory look, not Detour and the fake upstream (they run until the exit trap stops them)
+[[ -z "${MEMORY_PID:-}" ]] || wait "$MEMORY_PID"

@@ -37,38 +37,22 @@ cleanup() { for p in "${PIDS[@]}"; do kill -TERM -- "-$p" 2>/dev/null || kill -T
 trap cleanup EXIT
 command -v wrk >/dev/null || { echo "slices.sh needs wrk (apt-get install wrk)" >&2; exit 1; }
 [[ -f "$JAR" ]] || { echo "no $JAR (./mvnw -q -DskipTests package)" >&2; exit 1; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+source "$ROOT/bench/lib.sh"
 UPSTREAM="${SLICES_UPSTREAM:-}"
 if [[ -z "$UPSTREAM" ]]; then
-  p_fake="$(free_port)"
-  setsid "$J25" -cp "$JAR" dev.detour.fake.Main bench "$p_fake" >"$WORK/fake.log" 2>&1 &
-  PIDS+=("$!")
-  UPSTREAM="http://127.0.0.1:$p_fake"
+  start_fake_upstream "$J25" "$WORK/fake.log"
+  UPSTREAM="http://127.0.0.1:$FAKE_PORT"
 fi
 PORT="$(free_port)"
-TOKEN="slices-admin-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+TOKEN="$(new_token slices)"
 flags=(-Xmx512m ${SLICES_FLAGS:-})
 [[ -z "$JFR" ]] || flags+=("-XX:StartFlightRecording=filename=$JFR,settings=profile,delay=${SLICES_JFR_DELAY:-75}s,duration=${SLICES_JFR_SECONDS:-20}s")
-DETOUR_BIND=127.0.0.1 DETOUR_PORT="$PORT" DETOUR_DATA_DIR="$WORK/data" DETOUR_ADMIN_TOKEN="$TOKEN" \
-  DETOUR_ADMIN_PASSWORD="slices-console-$RANDOM$RANDOM" setsid "$JAVA" "${flags[@]}" -jar "$JAR" >"$WORK/detour.log" 2>&1 &
-DETOUR_PID=$!
-PIDS+=("$DETOUR_PID")
-until grep -q "^Detour is ready" "$WORK/detour.log" 2>/dev/null; do
-  kill -0 "$DETOUR_PID" 2>/dev/null || { tail -20 "$WORK/detour.log" >&2; exit 1; }
-  sleep 0.1
-done
-admin() { curl -sf -X "$1" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data "$3" "http://127.0.0.1:$PORT$2"; }
-admin POST /admin/api/groups '{"name":"bench"}' >/dev/null || { echo "POST /admin/api/groups failed" >&2; exit 1; }
-add_account() { # name model: one account of the bench group on the upstream, mapping the model to itself
-  admin POST /admin/api/accounts "{\"name\":\"$1\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"$UPSTREAM\",\"api_key\":\"sk-bench-$1-0001\",\"model_mappings\":[{\"from\":\"$2\",\"to\":\"$2\"}],\"weight\":10}" >/dev/null \
-    || { echo "POST /admin/api/accounts failed" >&2; exit 1; }
-}
-for ((n = 1; n <= ACCOUNTS; n++)); do add_account "json-$n" bench-json; done
-for ((n = 1; n <= ${SLICES_OTHERS:-0}; n++)); do add_account "other-$n" bench-other; done
-KEY="$(admin POST /admin/api/keys "${SLICES_KEY:-{\"name\":\"bench\"\}}" | grep -o '"key" *: *"dtr-[^"]*"' | sed 's/.*"\(dtr-[^"]*\)"/\1/')"
-[[ -n "$KEY" ]] || { echo "POST /admin/api/keys returned no key" >&2; exit 1; }
+start_detour "$JAVA" "$WORK/data" "$PORT" "$WORK/detour.log" "${flags[@]}"
+bench_group
+for ((n = 1; n <= ACCOUNTS; n++)); do add_account "json-$n" bench-json "$UPSTREAM"; done
+for ((n = 1; n <= ${SLICES_OTHERS:-0}; n++)); do add_account "other-$n" bench-other "$UPSTREAM"; done
+new_key "${SLICES_KEY:-}"
 ticks="$(getconf CLK_TCK)"
-cpu() { awk '{ print $14 + $15 }' "/proc/${1:-$DETOUR_PID}/stat" 2>/dev/null || echo 0; } # user + system ticks
 metric() { curl -sf -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
 MARIADB_PID="$(pgrep -P "$DETOUR_PID" mariadbd | head -1)" # the embedded database: its CPU is not in Detour's
 db_cpu() { if [[ -n "$MARIADB_PID" ]]; then cpu "$MARIADB_PID"; else echo 0; fi; }
@@ -83,10 +67,10 @@ events() { # sets EVENTS: the events stored since the last call, and whether new
 events
 echo "$(basename "$JAR") on $JAVA ${flags[*]}; $ACCOUNTS accounts on $UPSTREAM (and ${SLICES_OTHERS:-0} serving another model)"
 for ((s = 1; s <= SLICES; s++)); do
-  before="$(cpu)"
+  before="$(cpu "$DETOUR_PID")"
   db_before="$(db_cpu)"
   out="$(BENCH_BEARER="$KEY" BENCH_BODY_FILE="${SLICES_BODY_FILE:-}" wrk -t2 -c16 -d5s -s "$ROOT/bench/post.lua" "http://127.0.0.1:$PORT/v1/chat/completions")"
-  after="$(cpu)"
+  after="$(cpu "$DETOUR_PID")"
   db_after="$(db_cpu)"
   events
   requests="$(sed -n 's/^wrk.requests=//p' <<<"$out")"
@@ -94,10 +78,10 @@ for ((s = 1; s <= SLICES; s++)); do
   echo "slice $s: $(( requests / 5 )) req/s, $(( requests > 0 ? (after - before) * 1000000 / ticks / requests : 0 )) µs CPU per request (MariaDB $(( requests > 0 ? (db_after - db_before) * 1000000 / ticks / requests : 0 ))), $EVENTS"
 done
 for ((s = 1; s <= ${SLICES_TAIL:-0}; s++)); do
-  before="$(cpu)"
+  before="$(cpu "$DETOUR_PID")"
   db_before="$(db_cpu)"
   sleep 5
-  after="$(cpu)"
+  after="$(cpu "$DETOUR_PID")"
   db_after="$(db_cpu)"
   events
   echo "idle slice $s: $(( (after - before) * 1000 / ticks / 5 ))‰ of a core (MariaDB $(( (db_after - db_before) * 1000 / ticks / 5 ))‰), $EVENTS"

@@ -34,32 +34,9 @@ command -v wrk >/dev/null || { echo "warmup.sh needs wrk (apt-get install wrk)" 
 rm -rf "$WORK"
 mkdir -p "$WORK"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-P_FAKE="$(free_port)"
-setsid "$JAVA25" -cp "$JAR" dev.detour.fake.Main bench "$P_FAKE" >"$WORK/fake.log" 2>&1 &
-PIDS+=("$!")
-TOKEN="warmup-admin-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-
-start_detour() { # java data-dir port flags... → DETOUR_PID, READY_MS
-  local java="$1" data="$2" port="$3"; shift 3
-  local t0; t0="$(date +%s%N)"
-  DETOUR_BIND=127.0.0.1 DETOUR_PORT="$port" DETOUR_DATA_DIR="$data" DETOUR_ADMIN_TOKEN="$TOKEN" \
-    DETOUR_ADMIN_PASSWORD="warmup-console-$RANDOM$RANDOM" setsid "$java" "$@" -jar "$JAR" >"$data.log" 2>&1 &
-  DETOUR_PID=$!
-  PIDS+=("$DETOUR_PID")
-  until grep -q "^Detour is ready" "$data.log" 2>/dev/null; do
-    kill -0 "$DETOUR_PID" 2>/dev/null || { tail -20 "$data.log" >&2; exit 1; }
-    sleep 0.05
-  done
-  READY_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
-}
-
-stop_detour() { kill -TERM "$DETOUR_PID"; while kill -0 "$DETOUR_PID" 2>/dev/null; do sleep 0.1; done; }
-
-admin() {
-  curl -sf -X "$1" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' --data "$3" \
-    "http://127.0.0.1:$PORT$2"
-}
+source "$ROOT/bench/lib.sh"
+start_fake_upstream "$JAVA25" "$WORK/fake.log"
+TOKEN="$(new_token warmup)"
 
 {
   echo "# Warm-up curve ($(date -u '+%F %H:%M UTC'), commit $(git -C "$ROOT" rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -77,16 +54,12 @@ for leg in $LEGS; do
   fi
   data="$WORK/data-$leg"
   PORT="$(free_port)"
-  start_detour "$java" "$data" "$PORT" $FLAGS
-  admin POST /admin/api/groups '{"name":"bench"}' >/dev/null
-  for n in 1 2 3 4; do
-    admin POST /admin/api/accounts "{\"name\":\"json-$n\",\"group\":\"bench\",\"platform\":\"openai\",\"base_url\":\"http://127.0.0.1:$P_FAKE\",\"api_key\":\"sk-bench-json-$n-0001\",\"model_mappings\":[{\"from\":\"bench-json\",\"to\":\"bench-json\"}],\"weight\":10}" >/dev/null
-  done
-  # the "key" field, not the first dtr- string: the answer's key_hint ("dtr-…abcd") comes before it
-  KEY="$(admin POST /admin/api/keys '{"name":"bench"}' | grep -o '"key" *: *"dtr-[^"]*"' | sed 's/.*"\(dtr-[^"]*\)"/\1/')"
-  [[ -n "$KEY" ]] || { echo "POST /admin/api/keys returned no key" >&2; exit 1; }
+  start_detour "$java" "$data" "$PORT" "$data.log" $FLAGS
+  bench_group
+  for n in 1 2 3 4; do add_account "json-$n" bench-json "http://127.0.0.1:$FAKE_PORT"; done
+  new_key
   stop_detour
-  start_detour "$java" "$data" "$PORT" $FLAGS "${extra[@]}"
+  start_detour "$java" "$data" "$PORT" "$data.log" $FLAGS "${extra[@]}"
   rates=()
   for ((s = 1; s <= SLICES; s++)); do
     out="$(BENCH_BEARER="$KEY" wrk -t2 -c16 -d5s -s "$ROOT/bench/post.lua" "http://127.0.0.1:$PORT/v1/chat/completions")"
