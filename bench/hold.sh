@@ -9,6 +9,8 @@
 #   HOLD_JAVA     the java that runs Detour (default Java 17: /usr/lib/jvm/java-17-openjdk-amd64/bin/java)
 #   HOLD_FLAGS    extra JVM flags (e.g. -XX:NativeMemoryTracking=summary); -Xmx512m always
 #   HOLD_MS       each hold's length (default 5000), HOLD_STREAMS its clients (default 1000)
+#   HOLD_SINGLE   after the holds, this many single streams per leg (direct to the fake upstream, through Detour,
+#                 alternating; each lasts ~1.3 s): time to first frame p50 / p99 and what Detour adds (default 0)
 #   HOLD_MEMORY   a path prefix: during the last hold, Detour's and MariaDB's /proc status (.status, .mariadb),
 #                 a class histogram of the live heap (.histo), the native memory summary when the flags turn
 #                 it on (.nmt) and, with HOLD_DUMP=1, a heap dump (.hprof; read it with bench/heap-owners.py)
@@ -65,5 +67,12 @@ for ((h = 1; h <= HOLDS; h++)); do
     "TTFT p50 $(awk -F= '/\.ttft\.p50_us=/ {print int($2 / 1000)}' <<<"$out") ms," \
     "$(( (after - before) * 1000000 / ticks / done_ )) µs Detour CPU per stream (MariaDB $(( (db_after - db_before) * 1000000 / ticks / done_ ))), RSS $(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$DETOUR_PID/status") MiB"
 done
+if [[ "${HOLD_SINGLE:-0}" -gt 0 ]]; then # N-7's other half: single streams after the holds, legs alternating
+  out="$("$J25/java" -XX:+UseParallelGC -Xmx1g -cp "$WORK/classes:$HDR" dev.detour.bench.Bench streams 20 "$HOLD_SINGLE" \
+    "direct=$FAKE_PORT" "detour=$PORT=$KEY" 2>&1)"
+  p() { awk -F= -v k="ttft.$1.$2_us" '$1 == k {print $2}' <<<"$out"; }
+  echo "single streams ($HOLD_SINGLE per leg): TTFT p50 direct $(p direct p50) µs, Detour $(p detour p50) µs," \
+    "added $(( $(p detour p50) - $(p direct p50) )) µs; p99 added $(( $(p detour p99) - $(p direct p99) )) µs"
+fi
 # the last hold's memory look, not Detour and the fake upstream (they run until the exit trap stops them)
 [[ -z "${MEMORY_PID:-}" ]] || wait "$MEMORY_PID"
