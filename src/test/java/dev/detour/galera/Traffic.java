@@ -99,17 +99,13 @@ final class Traffic {
         awaitUpTo(Duration.ofMinutes(2), () -> sent.get() >= target, what);
     }
 
-    void stop() throws InterruptedException {
+    void stop() throws InterruptedException, IOException {
         running.set(false);
         clients.shutdown();
         if (!clients.awaitTermination(1, TimeUnit.MINUTES)) {
             throw new AssertionError("the traffic clients did not stop");
         }
-        try {
-            http.close();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        http.close();
     }
 
     int sent() {

@@ -198,8 +198,7 @@ class DatabaseFreezeIT {
                 primaryUpstream.enqueue(Reply.openAiError(503, "upstream overloaded", "server_error"));
                 HttpResponse<String> switched = send(HttpRequest.newBuilder(URI.create(base() + "/v1/chat/completions"))
                         .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(
-                                "{\"model\":\"gpt\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
+                        .POST(HttpRequest.BodyPublishers.ofString(CHAT))
                         .timeout(Duration.ofSeconds(20)).build()); // the old code: until the lock or 30 s
                 assertEquals(200, switched.statusCode(), "served by the secondary after the primary's 503");
                 assertEquals(200, chat().statusCode());
@@ -327,8 +326,7 @@ class DatabaseFreezeIT {
         return send(HttpRequest.newBuilder(URI.create(base() + "/v1/chat/completions"))
                 .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
                 .header("x-test-start", Long.toString(System.nanoTime()))
-                .POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"model\":\"gpt\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
+                .POST(HttpRequest.BodyPublishers.ofString(CHAT))
                 .timeout(Duration.ofSeconds(60)).build());
     }
 
