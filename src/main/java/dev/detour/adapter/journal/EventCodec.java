@@ -6,11 +6,8 @@ import dev.detour.gateway.port.RequestEvent.AttemptRecord;
 import dev.detour.gateway.port.RequestEvent.Outcome;
 import dev.detour.gateway.port.RequestEvent.RejectionRecord;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,61 +30,63 @@ final class EventCodec {
     private EventCodec() {
     }
 
+    /** The payload alone (what {@link #decode} reads). */
     static byte[] encode(JournalEntry.Kind kind, RequestEvent e) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
-            out.writeByte(kind.ordinal());
-            out.writeUTF(clip(e.requestId()));
-            nullableLong(out, e.keyId());
-            out.writeUTF(clip(e.endpoint()));
-            nullableString(out, e.requestedModel());
-            nullableString(out, e.modelKey());
-            out.writeBoolean(e.stream());
-            nullableLong(out, e.accountId());
-            nullableLong(out, e.groupId());
-            out.writeByte(e.outcome().ordinal());
-            out.writeInt(e.status());
-            nullableString(out, e.errorCode());
-            nullableString(out, e.reasonCode());
-            out.writeShort(e.attempts().size());
-            for (AttemptRecord a : e.attempts()) {
-                out.writeLong(a.accountId());
-                out.writeInt(a.status() == null ? Integer.MIN_VALUE : a.status());
-                nullableString(out, a.failureKind());
-                nullableString(out, a.scope());
-                out.writeLong(a.durationMs());
-                out.writeUTF(clip(a.action()));
-            }
-            out.writeShort(e.rejections().size());
-            for (RejectionRecord r : e.rejections()) {
-                out.writeLong(r.accountId());
-                out.writeUTF(clip(r.reason()));
-            }
-            TokenUsage u = e.usage();
-            out.writeLong(u.input());
-            out.writeLong(u.output());
-            out.writeLong(u.cacheRead());
-            out.writeLong(u.cacheWrite5m());
-            out.writeLong(u.cacheWrite1h());
-            out.writeLong(u.reasoning());
-            out.writeLong(e.costMicros());
-            out.writeInt(e.ttftMs() == null ? Integer.MIN_VALUE : e.ttftMs());
-            out.writeInt(e.latencyMs());
-            nullableString(out, e.clientIp());
-            out.writeLong(e.createdAt().getEpochSecond());
-            out.writeInt(e.createdAt().getNano());
-            out.writeBoolean(e.usageMissing());
-            nullableString(out, e.upstreamProtocol());
-            out.writeInt(e.queuedMs() == null ? Integer.MIN_VALUE : e.queuedMs()); // L-2; absent in older records
-            for (AttemptRecord a : e.attempts()) { // B-1, after everything older records hold: absent in them
-                nullableString(out, a.bridgedFrom());
-                nullableString(out, a.bridgedTo());
-            }
-        } catch (IOException impossible) {
-            throw new UncheckedIOException(impossible); // a byte array does not fail
+        RecordWriter out = new RecordWriter(0);
+        write(out, kind, e);
+        return out.toByteArray();
+    }
+
+    /** Appends the payload to what {@code out} holds (the journal writes its record header in front). */
+    static void write(RecordWriter out, JournalEntry.Kind kind, RequestEvent e) {
+        out.writeByte(VERSION);
+        out.writeByte(kind.ordinal());
+        out.writeUTF(clip(e.requestId()));
+        nullableLong(out, e.keyId());
+        out.writeUTF(clip(e.endpoint()));
+        nullableString(out, e.requestedModel());
+        nullableString(out, e.modelKey());
+        out.writeBoolean(e.stream());
+        nullableLong(out, e.accountId());
+        nullableLong(out, e.groupId());
+        out.writeByte(e.outcome().ordinal());
+        out.writeInt(e.status());
+        nullableString(out, e.errorCode());
+        nullableString(out, e.reasonCode());
+        out.writeShort(e.attempts().size());
+        for (AttemptRecord a : e.attempts()) {
+            out.writeLong(a.accountId());
+            out.writeInt(a.status() == null ? Integer.MIN_VALUE : a.status());
+            nullableString(out, a.failureKind());
+            nullableString(out, a.scope());
+            out.writeLong(a.durationMs());
+            out.writeUTF(clip(a.action()));
         }
-        return bytes.toByteArray();
+        out.writeShort(e.rejections().size());
+        for (RejectionRecord r : e.rejections()) {
+            out.writeLong(r.accountId());
+            out.writeUTF(clip(r.reason()));
+        }
+        TokenUsage u = e.usage();
+        out.writeLong(u.input());
+        out.writeLong(u.output());
+        out.writeLong(u.cacheRead());
+        out.writeLong(u.cacheWrite5m());
+        out.writeLong(u.cacheWrite1h());
+        out.writeLong(u.reasoning());
+        out.writeLong(e.costMicros());
+        out.writeInt(e.ttftMs() == null ? Integer.MIN_VALUE : e.ttftMs());
+        out.writeInt(e.latencyMs());
+        nullableString(out, e.clientIp());
+        out.writeLong(e.createdAt().getEpochSecond());
+        out.writeInt(e.createdAt().getNano());
+        out.writeBoolean(e.usageMissing());
+        nullableString(out, e.upstreamProtocol());
+        out.writeInt(e.queuedMs() == null ? Integer.MIN_VALUE : e.queuedMs()); // L-2; absent in older records
+        for (AttemptRecord a : e.attempts()) { // B-1, after everything older records hold: absent in them
+            nullableString(out, a.bridgedFrom());
+            nullableString(out, a.bridgedTo());
+        }
     }
 
     /** Throws {@link IOException} for bytes this codec did not write (the caller treats them as corrupt). */
@@ -157,7 +156,7 @@ final class EventCodec {
         return new JournalEntry(JournalEntry.Kind.values()[kind], event);
     }
 
-    private static void nullableString(DataOutputStream out, String value) throws IOException {
+    private static void nullableString(RecordWriter out, String value) {
         out.writeBoolean(value != null);
         if (value != null) {
             out.writeUTF(clip(value));
@@ -173,7 +172,7 @@ final class EventCodec {
         return in.readBoolean() ? in.readUTF() : null;
     }
 
-    private static void nullableLong(DataOutputStream out, Long value) throws IOException {
+    private static void nullableLong(RecordWriter out, Long value) {
         out.writeBoolean(value != null);
         if (value != null) {
             out.writeLong(value);

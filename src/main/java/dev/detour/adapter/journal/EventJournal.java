@@ -332,15 +332,17 @@ public final class EventJournal implements AutoCloseable {
      * its lock, so the lock covers only the copy.
      */
     public static byte[] record(JournalEntry.Kind kind, RequestEvent event) throws IOException {
-        byte[] payload = EventCodec.encode(kind, event);
-        if (payload.length > MAX_RECORD) {
-            throw new IOException("request event of " + payload.length + " bytes is over the journal's record limit");
+        RecordWriter out = new RecordWriter(HEADER);
+        EventCodec.write(out, kind, event);
+        int length = out.size() - HEADER;
+        if (length > MAX_RECORD) {
+            throw new IOException("request event of " + length + " bytes is over the journal's record limit");
         }
         CRC32 crc = new CRC32();
-        crc.update(payload);
-        byte[] record = new byte[HEADER + payload.length];
-        ByteBuffer.wrap(record).putInt(payload.length).putInt((int) crc.getValue()).put(payload);
-        return record;
+        crc.update(out.array(), HEADER, length);
+        out.putIntAt(0, length);
+        out.putIntAt(4, (int) crc.getValue());
+        return out.toByteArray();
     }
 
     /** Appends one record (no fsync: {@link #sync()} does that for many); returns its end. */

@@ -63,6 +63,7 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
     private final CloseableHttpClient client;
     private final IdleConnectionEvictor evictor;
     private final WatchedConnections connections;
+    private final UpstreamUris uris = new UpstreamUris();
     private volatile boolean closed;
     private final ScheduledExecutorService sweeper;
     private volatile TransportErrorMapper errors;
@@ -193,10 +194,10 @@ public final class HttpClient5UpstreamClient implements UpstreamClient {
         }
     }
 
-    private static HttpUriRequestBase toHttpRequest(UpstreamRequest request) throws UpstreamTransportException {
+    private HttpUriRequestBase toHttpRequest(UpstreamRequest request) throws UpstreamTransportException {
         URI uri;
         try {
-            uri = URI.create(request.url());
+            uri = uris.of(request.url());
         } catch (IllegalArgumentException e) {
             // The URL may carry a key (?key=…): name the problem, never the URL.
             throw new UpstreamTransportException(new TransportError(TransportErrorType.OTHER, "invalid upstream url"));
