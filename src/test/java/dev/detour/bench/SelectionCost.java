@@ -1,10 +1,14 @@
 package dev.detour.bench;
 
+import com.sun.management.ThreadMXBean;
 import dev.detour.core.account.Account;
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.selection.Candidate;
+import dev.detour.core.selection.EpochNanos;
+import dev.detour.core.selection.LastPicks;
 import dev.detour.core.selection.Plan;
 import dev.detour.core.selection.PoolRoutes;
+import dev.detour.core.selection.RankingInputs;
 import dev.detour.core.selection.SeededRandom;
 import dev.detour.core.selection.SelectionPipeline;
 import dev.detour.core.selection.SelectionRequest;
@@ -12,6 +16,7 @@ import dev.detour.testkit.AccountMother;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -33,7 +38,7 @@ public final class SelectionCost {
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         SelectionPipeline pipeline = new SelectionPipeline();
         SelectionRequest request = SelectionRequest.of(EndpointFamily.CHAT_COMPLETIONS, MODEL);
         System.out.println("| accounts | ns per plan | bytes per plan (first candidate read) "
@@ -67,12 +72,67 @@ public final class SelectionCost {
             System.out.printf("| %d | %,d | %,d | %,d | %d | %d |%n", size, nanos / perSize, bytes / perSize,
                     wholeBytes / perSize, last.candidates().size(), last.rejections().size());
         }
+        gatewayLike(pipeline, rounds);
         if (sink == 42) {
             System.out.println(); // keeps the reads from being optimised away
         }
     }
 
     private static long sink;
+
+    /**
+     * The pool as bench/run.sh's N-10 leg has it: one group, one priority, 95 % of the accounts serving the
+     * requested model and the rest another; a clock 50 µs further per plan (20k requests a second) and each plan's
+     * first candidate recorded as picked, as the gateway records its picks — so the shortlist's gap and the idle
+     * bonuses move as they do in the running gateway.
+     */
+    private static void gatewayLike(SelectionPipeline pipeline, int rounds) {
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        System.out.println();
+        System.out.println("| accounts (one tier, 95 % serving, live picks) | ns per plan | bytes per plan |");
+        System.out.println("|---:|---:|---:|");
+        for (int size : new int[] {4, 50, 200, 1000}) {
+            List<Account> accounts = new ArrayList<>(size);
+            int serving = Math.max(4, size * 95 / 100);
+            for (int i = 1; i <= size; i++) {
+                accounts.add(AccountMother.account(i).maps(i <= serving ? MODEL : "other", "up-" + MODEL).build());
+            }
+            PoolRoutes pool = PoolRoutes.of(accounts, Map.of());
+            long[] picked = new long[size + 1];
+            Arrays.fill(picked, EpochNanos.NEVER);
+            LastPicks picks = new LastPicks() {
+                @Override
+                public Instant of(long accountId) {
+                    return EpochNanos.toInstant(picked[(int) accountId]);
+                }
+
+                @Override
+                public long nanosOf(long accountId) {
+                    return picked[(int) accountId];
+                }
+            };
+            SelectionRequest request = SelectionRequest.of(EndpointFamily.CHAT_COMPLETIONS, MODEL)
+                    .withInputs(RankingInputs.NONE.withLastPicks(picks));
+            SeededRandom random = new SeededRandom(1);
+            int perSize = Math.max(2_000, rounds * 4 / size);
+            long nanos = 0;
+            long bytes = 0;
+            for (int pass = 0; pass < 2; pass++) { // the first pass warms up
+                long bytes0 = threads.getCurrentThreadAllocatedBytes();
+                long t0 = System.nanoTime();
+                for (int i = 0; i < perSize; i++) {
+                    Instant now = NOW.plusNanos(50_000L * (pass * perSize + i));
+                    Plan plan = pipeline.plan(request, pool, now, random);
+                    long first = plan.candidates().get(0).accountId();
+                    picked[(int) first] = EpochNanos.of(now);
+                    sink += first;
+                }
+                nanos = System.nanoTime() - t0;
+                bytes = threads.getCurrentThreadAllocatedBytes() - bytes0;
+            }
+            System.out.printf("| %d | %,d | %,d |%n", size, nanos / perSize, bytes / perSize);
+        }
+    }
 
     private static long readWhole(Plan plan) {
         long sum = 0;

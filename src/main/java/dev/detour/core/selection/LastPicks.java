@@ -14,6 +14,11 @@ public interface LastPicks {
 
     Instant of(long accountId);
 
+    /** {@link #of} in {@link EpochNanos}: what ranking reads for every route of a tier ({@link EpochNanos#NEVER}: none). */
+    default long nanosOf(long accountId) {
+        return EpochNanos.of(of(accountId));
+    }
+
     /** Fixed picks (tests, tables). */
     static LastPicks of(Map<Long, Instant> picks) {
         return picks == null ? NONE : picks::get;

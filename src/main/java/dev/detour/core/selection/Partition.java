@@ -2,7 +2,6 @@ package dev.detour.core.selection;
 
 import dev.detour.core.account.AccountFailureState;
 import dev.detour.core.account.ModelState;
-import dev.detour.core.account.ModelStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,54 +28,49 @@ final class Partition {
         }
     }
 
-    private final List<Route> eligible;
+    private final ServedRoutes served;
+    private final EligibleRoutes eligible;
     private final List<Cooled> cooling = new ArrayList<>();
     private final List<Rejection> dropped = new ArrayList<>();
 
-    private Partition(int routes) {
-        this.eligible = new ArrayList<>(routes); // most routes are eligible: no growing copies (N-10)
+    private Partition(ServedRoutes served, int routes) {
+        this.served = served;
+        this.eligible = new EligibleRoutes(served, routes);
     }
 
     static Partition of(Screening screened, SelectionRequest request, Instant now) {
-        Partition partition = new Partition(screened.survived());
+        Partition partition = new Partition(screened.served(), screened.survived());
         GroupView group = null;
         long groupOf = 0;
+        long[] groupIds = screened.served().facts().groupId;
         for (int nth = 0; nth < screened.survived(); nth++) {
-            Route route = screened.route(nth);
-            long groupId = route.account().groupId();
+            int slot = screened.slot(nth);
+            long groupId = groupIds[slot];
             if (group == null || groupOf != groupId) { // a pool lists a group's accounts together
                 group = request.group(groupId);
                 groupOf = groupId;
             }
-            partition.place(route, screened.state(nth), group, now);
+            partition.place(slot, screened, nth, group, now);
         }
         return partition;
     }
 
-    private void place(Route route, ModelState state, GroupView group, Instant now) {
-        if (state != null && state.status() == ModelStatus.PAUSED) {
-            dropped.add(new Rejection(route.account().id(), ReasonCode.REJECTED_MODEL_PAUSED));
-        } else if (state != null && state.status() == ModelStatus.ERROR) {
-            dropped.add(new Rejection(route.account().id(), ReasonCode.REJECTED_MODEL_ERROR));
+    /** By the route's place in the pool: what decides it was worked out with the pool ({@link ServedRoutes}). */
+    private void place(int slot, Screening screened, int nth, GroupView group, Instant now) {
+        ReasonCode verdict = served.dropped(slot);
+        if (verdict != null) {
+            dropped.add(new Rejection(served.facts().id[slot], verdict));
+            return;
+        }
+        // the later of account block, model cooldown and group halt; it lies ahead iff any of them does
+        Instant until = AccountFailureState.later(served.recovers(slot), group.haltedUntil());
+        if (until != null && until.isAfter(now)) {
+            ModelState state = screened.state(nth);
+            cooling.add(new Cooled(served.route(slot), until, group.haltedAt(now) ? group.haltedUntil() : null,
+                    state != null && state.upstreamStatedAt(now)));
         } else {
-            Instant until = recoveryTime(route, state, group);
-            if (until != null && until.isAfter(now)) {
-                cooling.add(new Cooled(route, until, group.haltedAt(now) ? group.haltedUntil() : null,
-                        state != null && state.upstreamStatedAt(now)));
-            } else {
-                eligible.add(route);
-            }
+            eligible.admit(slot);
         }
-    }
-
-    /** The later of account block, model cooldown and group halt; it lies ahead iff any of them does. */
-    private static Instant recoveryTime(Route route, ModelState state, GroupView group) {
-        AccountFailureState failure = route.account().failure();
-        Instant until = failure == null ? null : failure.blockedUntil();
-        if (state != null) {
-            until = AccountFailureState.later(until, state.cooldownUntil());
-        }
-        return AccountFailureState.later(until, group.haltedUntil());
     }
 
     List<Route> eligible() {

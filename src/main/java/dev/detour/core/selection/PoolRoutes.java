@@ -28,6 +28,8 @@ public final class PoolRoutes {
     }
 
     private final List<Account> accounts;
+    /** What selection reads of each account per request, by its place in {@link #accounts}. */
+    private final RankFacts facts;
     private final Map<ModelStateKey, ModelState> models;
     /** Each group's accounts, in pool order, by group id; empty in a subset (it indexes no groups of its own). */
     private final Map<Long, PoolRoutes> groups;
@@ -35,6 +37,7 @@ public final class PoolRoutes {
 
     private PoolRoutes(List<Account> accounts, Map<ModelStateKey, ModelState> models, boolean indexGroups) {
         this.accounts = accounts;
+        this.facts = RankFacts.of(accounts);
         this.models = models == null ? Map.of() : models;
         this.groups = indexGroups ? groupsOf(accounts, this.models) : Map.of();
     }
@@ -79,7 +82,7 @@ public final class PoolRoutes {
         if (known != null) {
             return known;
         }
-        ServedRoutes worked = ServedRoutes.of(accounts, models, family, model);
+        ServedRoutes worked = ServedRoutes.of(accounts, facts, models, family, model);
         Map<Asked, ServedRoutes> before = served;
         if (before.size() < MAX_KEPT) {
             Map<Asked, ServedRoutes> after = new HashMap<>(before);

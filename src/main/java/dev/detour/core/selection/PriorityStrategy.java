@@ -49,7 +49,7 @@ public final class PriorityStrategy implements Strategy {
 
     /** The tiers in priority order, each ranked when reached; a tier larger than the shortlist in two pieces. */
     private static final class Tiers implements LazyRanking.Pieces {
-        private final List<Route> eligible;
+        private final EligibleRoutes eligible;
         private final RankingContext context;
         private final int[] priorities;
         private int nextTier;
@@ -57,9 +57,9 @@ public final class PriorityStrategy implements Strategy {
         private TierPick.Ranking unfinished;
 
         Tiers(List<Route> eligible, RankingContext context) {
-            this.eligible = eligible;
+            this.eligible = EligibleRoutes.of(eligible, context.request().family());
             this.context = context;
-            this.priorities = priorities(eligible);
+            this.priorities = priorities(this.eligible);
         }
 
         @Override
@@ -69,7 +69,7 @@ public final class PriorityStrategy implements Strategy {
                 unfinished = null;
                 return;
             }
-            List<Route> tier = tier(priorities[nextTier++]);
+            EligibleRoutes tier = tier(priorities[nextTier++]);
             if (tier.size() == 1 || mixesBridged(tier)) {
                 // B-1 orders a mixed tier as a whole: its native routes may lie beyond the shortlist
                 out.addAll(NativeFirst.apply(orderTier(tier, context), context.request().family(),
@@ -83,28 +83,21 @@ public final class PriorityStrategy implements Strategy {
             }
         }
 
-        private List<Route> tier(int priority) {
-            if (priorities.length == 1) {
-                return eligible; // one tier: the eligible routes as they are, not a copy per request
-            }
-            List<Route> tier = new ArrayList<>();
-            for (Route route : eligible) {
-                if (route.account().priority() == priority) {
-                    tier.add(route);
-                }
-            }
-            return tier;
+        private EligibleRoutes tier(int priority) {
+            // one tier: the eligible routes as they are, not a copy per request
+            return eligible.tier(priority, priorities.length == 1);
         }
 
         /** Whether B-1 could reorder the tier: a conversational request, not manual, native and bridged routes. */
-        private boolean mixesBridged(List<Route> tier) {
+        private boolean mixesBridged(EligibleRoutes tier) {
             EndpointFamily client = context.request().family();
             if (context.policy().strategy() == KeyStrategy.MANUAL || !Protocols.conversational(client)) {
                 return false;
             }
-            boolean bridged = Protocols.bridged(tier.get(0).account(), client);
-            for (Route route : tier) {
-                if (Protocols.bridged(route.account(), client) != bridged) {
+            ServedRoutes served = tier.served(); // bridged or not was worked out with the pool, for this family
+            boolean bridged = served.bridged(tier.slot(0));
+            for (int i = 1; i < tier.size(); i++) {
+                if (served.bridged(tier.slot(i)) != bridged) {
                     return true;
                 }
             }
@@ -118,11 +111,14 @@ public final class PriorityStrategy implements Strategy {
         }
 
         /** The distinct priorities, ascending (a pool has a handful; no map per request). */
-        private static int[] priorities(List<Route> eligible) {
+        private static int[] priorities(EligibleRoutes eligible) {
             int[] seen = new int[4];
             int count = 0;
-            for (Route route : eligible) {
-                int priority = route.account().priority();
+            for (int i = 0; i < eligible.size(); i++) {
+                int priority = eligible.priority(i);
+                if (count > 0 && priority == seen[count - 1]) {
+                    continue; // a pool lists a tier's accounts mostly together
+                }
                 int at = Arrays.binarySearch(seen, 0, count, priority);
                 if (at < 0) {
                     if (count == seen.length) {

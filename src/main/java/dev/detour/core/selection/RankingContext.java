@@ -33,14 +33,4 @@ public record RankingContext(SelectionRequest request, Instant now, RandomSource
     public PricePoint price(Route route) {
         return PricePoint.of(route, this);
     }
-
-    /** When the account was last used: the later of its stored last-use and the gateway's last pick. */
-    public Instant lastUse(Route route) {
-        Instant stored = route.account().lastUsedAt();
-        Instant picked = request.inputs().lastPickedAt(route.account().id());
-        if (stored == null || picked == null) {
-            return stored == null ? picked : stored;
-        }
-        return picked.isAfter(stored) ? picked : stored;
-    }
 }

@@ -15,6 +15,8 @@ import java.util.List;
 final class Screening {
     private final List<Account> accounts;
     private final ServedRoutes served;
+    /** The accounts' groups, by place (N-10: no visit to each account for it). */
+    private final long[] groupIds;
     /** The places in the pool of the accounts that survived, in pool order; {@code survived} of them are set. */
     private final int[] survivors;
     private int survived;
@@ -31,6 +33,7 @@ final class Screening {
     private Screening(PoolRoutes pool, SelectionRequest request) {
         this.accounts = pool.accounts();
         this.served = pool.served(request.family(), request.requestedModel());
+        this.groupIds = served.facts().groupId;
         this.survivors = new int[accounts.size()];
         this.ratioCeiling = request.ratioCeilingPpm();
     }
@@ -45,18 +48,17 @@ final class Screening {
     }
 
     private void screen(int index, SelectionRequest request, List<BlockRule> blocks) {
-        Account account = accounts.get(index);
         ReasonCode unserved = served.unserved(index);
         Route route = served.route(index);
-        ReasonCode refused = policyReason(account, route, request, blocks);
+        ReasonCode refused = policyReason(index, route, request, blocks);
         if (refused != null) {
             policyRemovedAServer |= route != null;
-            reject(account, refused);
+            reject(index, refused);
         } else if (unserved != null) {
-            reject(account, unserved);
+            reject(index, unserved);
         } else if (route == null) {
             capableInScope++;
-            reject(account, ReasonCode.REJECTED_MODEL_UNMAPPED);
+            reject(index, ReasonCode.REJECTED_MODEL_UNMAPPED);
         } else {
             capableInScope++;
             survivors[survived++] = index;
@@ -68,15 +70,16 @@ final class Screening {
      * above the key's effective ceiling. The ratio compared is the group's: model base prices are
      * absolute amounts, not ratios, so they rank ({@code price}) but do not count against it.
      */
-    private ReasonCode policyReason(Account account, Route route, SelectionRequest request,
-            List<BlockRule> blocks) {
-        if (!allowsGroup(request, account.groupId())) {
+    private ReasonCode policyReason(int index, Route route, SelectionRequest request, List<BlockRule> blocks) {
+        long groupId = groupIds[index];
+        if (!allowsGroup(request, groupId)) {
             return ReasonCode.REJECTED_GROUP_SCOPE;
         }
-        if (!blocks.isEmpty() && blocked(route != null ? route : new Route(account, null, null), request, blocks)) {
+        if (!blocks.isEmpty()
+                && blocked(route != null ? route : new Route(accounts.get(index), null, null), request, blocks)) {
             return ReasonCode.REJECTED_ADMIN_BLOCK;
         }
-        if (ratioCeiling > 0 && request.group(account.groupId()).ratioPpm() > ratioCeiling) {
+        if (ratioCeiling > 0 && request.group(groupId).ratioPpm() > ratioCeiling) {
             return ReasonCode.REJECTED_RATIO_CEILING;
         }
         return null;
@@ -101,13 +104,22 @@ final class Screening {
         return false;
     }
 
-    private void reject(Account account, ReasonCode reason) {
-        rejections.add(new Rejection(account.id(), reason));
+    private void reject(int index, ReasonCode reason) {
+        rejections.add(new Rejection(served.facts().id[index], reason));
     }
 
     /** How many accounts survived steps 1–4. */
     int survived() {
         return survived;
+    }
+
+    ServedRoutes served() {
+        return served;
+    }
+
+    /** The {@code nth} surviving account's place in the pool ({@link #served()}). */
+    int slot(int nth) {
+        return survivors[nth];
     }
 
     /** The {@code nth} surviving account's route. */

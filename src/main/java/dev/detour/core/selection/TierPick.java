@@ -1,7 +1,6 @@
 package dev.detour.core.selection;
 
 import dev.detour.core.account.Account;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -33,13 +32,13 @@ final class TierPick {
      * A recently used route and its last use as read once: the picks are live (another request may pick the
      * account meanwhile), and a sort must see one value per route.
      */
-    private record Used(Route route, Instant lastUse) {
-        static final Comparator<Used> LEAST_RECENT_FIRST = Comparator.comparing(Used::lastUse)
-                .thenComparingLong(u -> u.route().account().id());
+    private record Used(Route route, long lastUse, long accountId) {
+        static final Comparator<Used> LEAST_RECENT_FIRST = Comparator.comparingLong(Used::lastUse)
+                .thenComparingLong(Used::accountId);
     }
 
     static List<Route> order(List<Route> tier, RankingContext context) {
-        Ranking ranking = new Ranking(tier, context);
+        Ranking ranking = new Ranking(EligibleRoutes.of(tier, context.request().family()), context);
         List<Route> ordered = new ArrayList<>(tier.size());
         ordered.addAll(ranking.shortlist());
         ordered.addAll(ranking.failover());
@@ -54,13 +53,13 @@ final class TierPick {
      * total (ties by account id), so sorting the rest later gives the same places.
      */
     static final class Ranking {
-        private final List<Route> tier;
+        private final EligibleRoutes tier;
         private final Weights weights;
         /** Indexes into the tier of its heaviest routes, heaviest first: the shortlist. */
         private final int[] top;
         private final RankingContext context;
 
-        Ranking(List<Route> tier, RankingContext context) {
+        Ranking(EligibleRoutes tier, RankingContext context) {
             this.tier = tier;
             this.context = context;
             this.weights = Weights.of(tier, context);
@@ -71,12 +70,12 @@ final class TierPick {
         List<Route> shortlist() {
             List<Weighted> fresh = new ArrayList<>(top.length);
             List<Used> recent = new ArrayList<>(0);
-            Duration gap = context.settings().minPickGap();
+            long gap = EpochNanos.span(context.settings().minPickGap());
             for (int i : top) {
                 Route route = tier.get(i);
-                Instant last = weights.lastUse[i]; // the last use the weight was computed from
-                if (last != null && context.now().isBefore(last.plus(gap))) {
-                    recent.add(new Used(route, last));
+                long last = weights.lastUse[i]; // the last use the weight was computed from
+                if (last != EpochNanos.NEVER && weights.now - last < gap) {
+                    recent.add(new Used(route, last, weights.id[i]));
                 } else {
                     fresh.add(new Weighted(route, weights.weight[i]));
                 }
@@ -112,41 +111,62 @@ final class TierPick {
     /**
      * The S-4 weight, account id and last use (read once) of each route of a tier, by its index there: primitive
      * arrays, because a plan weighs every route of its first tier on every request, and an object per route was a
-     * sixth of a 200-account pool's allocation per request (N-10). The shortlist's min-pick-gap check reads the
-     * same last use the weight was computed from.
+     * sixth of a 200-account pool's allocation per request (N-10). What it reads of each route comes from the
+     * pool's columns ({@link RankFacts}, {@link ServedRoutes}), and the quota ratios kept there are used when the
+     * tier's largest quota and weight are the ones they were worked out against (divisions were a large share of
+     * the weighing). The shortlist's min-pick-gap check reads the same last use the weight was computed from.
      */
     private static final class Weights {
         final long[] weight;
         final long[] id;
-        final Instant[] lastUse;
+        /** {@link EpochNanos}, or {@link EpochNanos#NEVER}. */
+        final long[] lastUse;
+        /** The request's time, in {@link EpochNanos}. */
+        final long now;
 
-        private Weights(int size) {
+        private Weights(int size, long now) {
             weight = new long[size];
             id = new long[size];
-            lastUse = new Instant[size];
+            lastUse = new long[size];
+            this.now = now;
         }
 
-        static Weights of(List<Route> tier, RankingContext context) {
+        static Weights of(EligibleRoutes tier, RankingContext context) {
+            RankFacts facts = tier.facts();
+            ServedRoutes served = tier.served();
+            int size = tier.size();
+            int priority = tier.priority();
+            // the settled weights kept with the pool hold for a tier of all the served routes of its priority
+            // (the usual case: nothing cooling, nothing out of the key's reach), or one with the same largest
+            // quota and weight; otherwise each is worked out here
+            boolean settled = priority != EligibleRoutes.MIXED && size == served.tierSize(priority);
             long maxQuota = 0;
             long maxWeight = 0;
-            for (Route route : tier) {
-                Account a = route.account();
-                if (a.quotaRemaining() != null) {
-                    maxQuota = Math.max(maxQuota, a.quotaRemaining());
-                } else {
-                    maxWeight = Math.max(maxWeight, a.weight());
+            if (!settled) {
+                for (int i = 0; i < size; i++) {
+                    int slot = tier.slot(i);
+                    long quota = facts.quota[slot];
+                    if (quota != RankFacts.NO_QUOTA) {
+                        maxQuota = Math.max(maxQuota, quota);
+                    } else {
+                        maxWeight = Math.max(maxWeight, facts.weight[slot]);
+                    }
                 }
+                settled = priority != EligibleRoutes.MIXED && served.settledWeightsHold(priority, maxQuota, maxWeight);
             }
-            Weights w = new Weights(tier.size());
-            Instant now = context.now();
-            for (int i = 0; i < tier.size(); i++) {
-                Route route = tier.get(i);
-                Account account = route.account();
-                Instant last = context.lastUse(route);
+            Weights w = new Weights(size, EpochNanos.of(context.now()));
+            LastPicks picks = context.inputs().lastPicks();
+            SelectionSettings settings = context.settings();
+            for (int i = 0; i < size; i++) {
+                int slot = tier.slot(i);
+                // the later of the stored last use and the gateway's last pick (NEVER is below every time)
+                long last = Math.max(facts.lastUsed[slot], picks.nanosOf(facts.id[slot]));
                 w.lastUse[i] = last;
-                w.id[i] = account.id();
-                w.weight[i] = 10 * quotaRatioPpm(account, maxQuota, maxWeight)
-                        + idleBonusPpm(last, now, context.settings()) + 3 * successRatePpm(account);
+                w.id[i] = facts.id[slot];
+                long settledWeight = settled ? served.settledWeight(slot) : settledWeightPpm(
+                        quotaRatioPpm(facts.quota[slot], facts.weight[slot], maxQuota, maxWeight),
+                        facts.successPpm[slot]);
+                w.weight[i] = settledWeight + idleBonusPpm(last, w.now, settings);
             }
             return w;
         }
@@ -186,7 +206,7 @@ final class TierPick {
 
     /** The S-4 weight of every account of the tier, by account id. */
     static Map<Long, Long> weights(List<Route> tier, RankingContext context) {
-        Weights w = Weights.of(tier, context);
+        Weights w = Weights.of(EligibleRoutes.of(tier, context.request().family()), context);
         Map<Long, Long> weights = new HashMap<>();
         for (int i = 0; i < tier.size(); i++) {
             weights.put(w.id[i], w.weight[i]);
@@ -194,23 +214,37 @@ final class TierPick {
         return weights;
     }
 
+    /** S-4's weight but for the idle bonus: quota ratio × 10 + success rate × 3. */
+    static long settledWeightPpm(long quotaRatioPpm, long successRatePpm) {
+        return 10 * quotaRatioPpm + 3 * successRatePpm;
+    }
+
     /** quota_remaining / the tier's max quota; with quota unknown, weight / the tier's max weight (of such accounts). */
     static long quotaRatioPpm(Account account, long tierMaxQuota, long tierMaxWeight) {
-        if (account.quotaRemaining() != null) {
-            return Math.min(Ppm.ONE, Ppm.ratio(account.quotaRemaining(), tierMaxQuota));
+        return quotaRatioPpm(account.quotaRemaining() == null ? RankFacts.NO_QUOTA : account.quotaRemaining(),
+                account.weight(), tierMaxQuota, tierMaxWeight);
+    }
+
+    /** {@link #quotaRatioPpm(Account, long, long)} of a quota ({@link RankFacts#NO_QUOTA} when unknown) and weight. */
+    static long quotaRatioPpm(long quota, long weight, long tierMaxQuota, long tierMaxWeight) {
+        if (quota != RankFacts.NO_QUOTA) {
+            return Math.min(Ppm.ONE, Ppm.ratio(quota, tierMaxQuota));
         }
-        return Math.min(Ppm.ONE, Ppm.ratio(account.weight(), tierMaxWeight));
+        return Math.min(Ppm.ONE, Ppm.ratio(weight, tierMaxWeight));
     }
 
     /** min(hours idle × per-hour bonus, max bonus); the full bonus when never used. */
     static long idleBonusPpm(Instant lastUse, Instant now, SelectionSettings settings) {
-        if (lastUse == null) {
+        return idleBonusPpm(EpochNanos.of(lastUse), EpochNanos.of(now), settings);
+    }
+
+    /** {@link #idleBonusPpm(Instant, Instant, SelectionSettings)} in {@link EpochNanos}. */
+    static long idleBonusPpm(long lastUse, long now, SelectionSettings settings) {
+        if (lastUse == EpochNanos.NEVER) {
             return settings.idleBonusMaxPpm();
         }
-        // Duration.between(lastUse, now).toMillis() without a Duration per route (N-10): whole seconds apart, then the
-        // nanosecond difference floored to milliseconds
-        long idleMillis = Math.max(0, (now.getEpochSecond() - lastUse.getEpochSecond()) * 1000
-                + Math.floorDiv(now.getNano() - lastUse.getNano(), 1_000_000));
+        // Duration.between(lastUse, now).toMillis(), floored, without a Duration per route (N-10)
+        long idleMillis = Math.max(0, Math.floorDiv(now - lastUse, 1_000_000L));
         long bonus = Ppm.times(idleMillis, settings.idleBonusPerHourPpm()) / MILLIS_PER_HOUR;
         return Math.min(bonus, settings.idleBonusMaxPpm());
     }

@@ -14,31 +14,40 @@ public final class WeightedOrder {
     }
 
     public static <T> List<T> order(List<T> items, ToLongFunction<T> weight, RandomSource random) {
-        List<T> left = new ArrayList<>(items);
-        List<Long> weights = new ArrayList<>();
+        // primitive weights, removed by shifting: a plan orders its shortlist on every request, and a boxed weight
+        // per item (ppm values are far above Long's cache) was most of this method's time
+        int left = items.size();
+        Object[] pending = items.toArray();
+        long[] weights = new long[left];
         long total = 0;
-        for (T item : left) {
-            long w = Math.max(1, weight.applyAsLong(item));
-            weights.add(w);
+        for (int i = 0; i < left; i++) {
+            @SuppressWarnings("unchecked")
+            long w = Math.max(1, weight.applyAsLong((T) pending[i]));
+            weights[i] = w;
             total += w;
         }
-        List<T> ordered = new ArrayList<>(items.size());
-        while (!left.isEmpty()) {
-            int index = left.size() == 1 ? 0 : pick(weights, total, random);
-            ordered.add(left.remove(index));
-            total -= weights.remove(index);
+        List<T> ordered = new ArrayList<>(left);
+        while (left > 0) {
+            int index = left == 1 ? 0 : pick(weights, left, total, random);
+            @SuppressWarnings("unchecked")
+            T item = (T) pending[index];
+            ordered.add(item);
+            total -= weights[index];
+            left--;
+            System.arraycopy(pending, index + 1, pending, index, left - index);
+            System.arraycopy(weights, index + 1, weights, index, left - index);
         }
         return ordered;
     }
 
-    private static int pick(List<Long> weights, long total, RandomSource random) {
+    private static int pick(long[] weights, int count, long total, RandomSource random) {
         long point = random.nextLong(total);
-        for (int i = 0; i < weights.size(); i++) {
-            point -= weights.get(i);
+        for (int i = 0; i < count; i++) {
+            point -= weights[i];
             if (point < 0) {
                 return i;
             }
         }
-        return weights.size() - 1;
+        return count - 1;
     }
 }

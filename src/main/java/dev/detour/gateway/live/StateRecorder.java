@@ -100,7 +100,10 @@ public final class StateRecorder {
 
     public void onSuccess(Account account, String modelKey, Instant now) {
         if (modelKey != null) {
-            servedHere.computeIfAbsent(account.id(), id -> ConcurrentHashMap.newKeySet()).add(modelKey);
+            Set<String> served = servedHere.get(account.id());
+            if (served == null || !served.contains(modelKey)) { // read first: a set's add writes even when present
+                servedHere.computeIfAbsent(account.id(), id -> ConcurrentHashMap.newKeySet()).add(modelKey);
+            }
         }
         if (!somethingToClear(account.id(), modelKey)) {
             return;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.detour.core.selection.EpochNanos;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,6 +30,10 @@ class PickTimesTest {
 
         assertEquals(T0.plusMillis(5), picks.of(7));
         assertNull(picks.of(8));
+        // ranking reads the same pick as a primitive, to the nanosecond
+        picks.picked(7, T0.plusNanos(123_456_789));
+        assertEquals(EpochNanos.of(T0.plusNanos(123_456_789)), picks.nanosOf(7));
+        assertEquals(EpochNanos.NEVER, picks.nanosOf(8));
     }
 
     @Test
