@@ -243,8 +243,14 @@ final class TierPick {
         if (lastUse == EpochNanos.NEVER) {
             return settings.idleBonusMaxPpm();
         }
-        // Duration.between(lastUse, now).toMillis(), floored, without a Duration per route (N-10)
-        long idleMillis = Math.max(0, Math.floorDiv(now - lastUse, 1_000_000L));
+        long idleNanos = now - lastUse;
+        if (idleNanos <= 0) {
+            return 0; // a use at this moment or ahead of it (another instance's clock): no bonus
+        }
+        // Duration.between(lastUse, now).toMillis(), without a Duration per route (N-10); a division by a constant
+        // of a positive number, which the JIT turns into a multiplication (Math.floorDiv's was a real division, a
+        // tenth of the tier's weighing)
+        long idleMillis = idleNanos / 1_000_000L;
         long bonus = Ppm.times(idleMillis, settings.idleBonusPerHourPpm()) / MILLIS_PER_HOUR;
         return Math.min(bonus, settings.idleBonusMaxPpm());
     }
