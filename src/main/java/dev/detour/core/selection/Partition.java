@@ -50,13 +50,13 @@ final class Partition {
                 group = request.group(groupId);
                 groupOf = groupId;
             }
-            partition.place(slot, screened, nth, group, now);
+            partition.place(slot, group, now);
         }
         return partition;
     }
 
     /** By the route's place in the pool: what decides it was worked out with the pool ({@link ServedRoutes}). */
-    private void place(int slot, Screening screened, int nth, GroupView group, Instant now) {
+    private void place(int slot, GroupView group, Instant now) {
         ReasonCode verdict = served.dropped(slot);
         if (verdict != null) {
             dropped.add(new Rejection(served.facts().id[slot], verdict));
@@ -65,7 +65,7 @@ final class Partition {
         // the later of account block, model cooldown and group halt; it lies ahead iff any of them does
         Instant until = AccountFailureState.later(served.recovers(slot), group.haltedUntil());
         if (until != null && until.isAfter(now)) {
-            ModelState state = screened.state(nth);
+            ModelState state = served.state(slot);
             cooling.add(new Cooled(served.route(slot), until, group.haltedAt(now) ? group.haltedUntil() : null,
                     state != null && state.upstreamStatedAt(now)));
         } else {

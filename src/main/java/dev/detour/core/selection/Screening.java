@@ -1,7 +1,6 @@
 package dev.detour.core.selection;
 
 import dev.detour.core.account.Account;
-import dev.detour.core.account.ModelState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,16 +119,6 @@ final class Screening {
     /** The {@code nth} surviving account's place in the pool ({@link #served()}). */
     int slot(int nth) {
         return survivors[nth];
-    }
-
-    /** The {@code nth} surviving account's route. */
-    Route route(int nth) {
-        return served.route(survivors[nth]);
-    }
-
-    /** The {@code nth} surviving route's model row (step 5), or null. */
-    ModelState state(int nth) {
-        return served.state(survivors[nth]);
     }
 
     List<Rejection> rejections() {
