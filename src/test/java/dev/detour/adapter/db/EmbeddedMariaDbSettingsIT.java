@@ -13,16 +13,17 @@ import org.junit.jupiter.api.Test;
 class EmbeddedMariaDbSettingsIT {
 
     @Test
-    void theMyIsamAndAriaCachesAreSmallAndInnoDbKeepsItsBufferPool() throws Exception {
+    void theMyIsamAndAriaCachesAndTheRedoLogBufferAreSmallAndInnoDbKeepsItsBufferPool() throws Exception {
         EmbeddedMariaDb db = TestDatabase.server();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT @@key_buffer_size, @@aria_pagecache_buffer_size,"
-                        + " @@innodb_buffer_pool_size")) {
+                        + " @@innodb_buffer_pool_size, @@innodb_log_buffer_size")) {
             rs.next();
             assertEquals(EmbeddedMariaDb.KEY_BUFFER, rs.getLong(1));
             assertEquals(EmbeddedMariaDb.ARIA_PAGE_CACHE, rs.getLong(2));
             assertEquals(128L << 20, rs.getLong(3), "the request log's tables and indexes are cached as before");
+            assertEquals(EmbeddedMariaDb.LOG_BUFFER, rs.getLong(4));
         }
     }
 
