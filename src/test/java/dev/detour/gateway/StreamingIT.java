@@ -9,11 +9,13 @@ import dev.detour.fake.Bodies;
 import dev.detour.fake.FakeUpstream;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.RawHttpClient;
+import dev.detour.testkit.SocketUpstream;
 import dev.detour.fake.Reply;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -59,6 +61,35 @@ class StreamingIT {
         assertEquals("success", event.path("outcome").asText());
         assertTrue(event.path("stream").asBoolean());
         assertTrue(event.path("ttft_ms").isInt(), "TTFT recorded for a stream");
+    }
+
+    /**
+     * On the wire: frames the upstream sent in one write reach the client in one chunk (one write), and a frame
+     * with nothing behind it is passed on at once: the upstream sends the next only after the client has it.
+     */
+    @Test
+    void framesThatArriveTogetherLeaveInOneChunkAndNoneWaitsForTheNext() throws Exception {
+        List<String> frames = Bodies.chatStream("two", "three");
+        try (SocketUpstream raw = SocketUpstream.start()) {
+            gw.account("raw", raw.url(), MAPS, "{\"priority\":-1}");
+            raw.send(SocketUpstream.SSE_HEAD + SocketUpstream.chunk("data: " + frames.get(0) + "\n\n"));
+            try (RawHttpClient client = RawHttpClient.postKeptAlive(gw.app.port(), gw.key(), STREAM)) {
+                client.awaitFirstFrameIfStreaming();
+                raw.send(SocketUpstream.chunk("data: " + frames.get(1) + "\n\n")
+                        + SocketUpstream.chunk("data: " + frames.get(2) + "\n\n"));
+                client.awaitLineContaining("\"three\"");
+                raw.send(SocketUpstream.chunk("data: " + frames.get(3) + "\n\n"));
+                client.awaitLineContaining("\"stop\"");
+                raw.send(SocketUpstream.chunk("data: [DONE]\n\n") + SocketUpstream.LAST_CHUNK);
+
+                client.awaitLineContaining("data: [DONE]");
+                String received = client.received();
+                assertTrue(received.contains("data: " + frames.get(1) + "\n\ndata: " + frames.get(2) + "\n"),
+                        "two and three in one chunk: " + received);
+                assertTrue(received.toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked"), received);
+            }
+        }
+        assertEquals(0, a.requestCount() + b.requestCount());
     }
 
     @Test

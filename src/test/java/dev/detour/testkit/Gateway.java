@@ -87,8 +87,13 @@ public final class Gateway implements AutoCloseable {
 
     /** An account on the fake upstream; {@code extraJson} is merged into the body (e.g. failure_policy). */
     public long account(String name, FakeUpstream upstream, String mappingsJson, String extraJson) {
+        return account(name, upstream.url(), mappingsJson, extraJson);
+    }
+
+    /** An account on any upstream (e.g. a {@link SocketUpstream}). */
+    public long account(String name, String baseUrl, String mappingsJson, String extraJson) {
         ObjectNode body = (ObjectNode) read("{\"name\":\"" + name + "\",\"group\":\"default\",\"platform\":"
-                + "\"openai-compatible\",\"base_url\":\"" + upstream.url() + "\",\"api_key\":\"sk-test-" + name
+                + "\"openai-compatible\",\"base_url\":\"" + baseUrl + "\",\"api_key\":\"sk-test-" + name
                 + "-secret\",\"model_mappings\":" + mappingsJson + "}");
         if (extraJson != null) {
             ((ObjectNode) read(extraJson)).fields().forEachRemaining(e -> body.set(e.getKey(), e.getValue()));

@@ -36,11 +36,23 @@ public final class RawHttpClient implements AutoCloseable {
 
     /** Sends {@code POST /v1/chat/completions} with the Detour key; the body's "stream" decides the kind. */
     public static RawHttpClient post(int port, String key, String body) throws IOException {
+        return post(port, key, body, "Connection: close\r\n");
+    }
+
+    /**
+     * As {@link #post(int, String, String)} on a connection kept open, as SDKs keep theirs: the answer comes
+     * chunked, and {@link #received()} shows its chunk framing (read up to a known line, not to the end).
+     */
+    public static RawHttpClient postKeptAlive(int port, String key, String body) throws IOException {
+        return post(port, key, body, "");
+    }
+
+    private static RawHttpClient post(int port, String key, String body, String connection) throws IOException {
         Socket socket = new Socket("127.0.0.1", port);
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         OutputStream out = socket.getOutputStream();
         out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key
-                + "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " + bytes.length
+                + "\r\nContent-Type: application/json\r\n" + connection + "Content-Length: " + bytes.length
                 + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(bytes);
         out.flush();
@@ -71,6 +83,11 @@ public final class RawHttpClient implements AutoCloseable {
         while (readLine() != null) {
             // keep reading until the server closes
         }
+        return seen.toString();
+    }
+
+    /** Every line received so far, from the status line on. */
+    public String received() {
         return seen.toString();
     }
 

@@ -12,9 +12,11 @@ import java.util.function.LongSupplier;
 import javax.net.ssl.SSLSocket;
 import org.apache.hc.client5.http.impl.io.DefaultManagedHttpClientConnection;
 import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
+import org.apache.hc.core5.http.ContentLengthStrategy;
 import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.impl.io.SocketHolder;
 import org.apache.hc.core5.http.io.HttpConnectionFactory;
+import org.apache.hc.core5.http.io.SessionInputBuffer;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.Timeout;
 
@@ -145,6 +147,13 @@ final class WatchedConnections implements HttpConnectionFactory<ManagedHttpClien
         @Override
         public void bind(SSLSocket sslSocket, Socket socket) throws IOException {
             bind(new GapTimedSocket(sslSocket, socket));
+        }
+
+        /** A chunked body says when its next chunk is already here (a stream relay writes such frames together). */
+        @Override
+        protected InputStream createContentInputStream(long length, SessionInputBuffer buffer, InputStream socket) {
+            return length == ContentLengthStrategy.CHUNKED ? ChunkedBody.of(buffer, socket, HTTP1)
+                    : super.createContentInputStream(length, buffer, socket);
         }
 
         /**

@@ -11,9 +11,9 @@ import java.io.InputStream;
 import java.util.Arrays;
 
 /**
- * Relays a streaming answer after its first frame was judged (P-6): every read is written and
- * flushed at once, terminal markers and usage are tracked, and the outcome says whether the
- * stream completed, was truncated upstream, or the client went away (P-7).
+ * Relays a streaming answer after its first frame was judged (P-6): every read is written at once
+ * and flushed as soon as nothing more has arrived, terminal markers and usage are tracked, and the
+ * outcome says whether the stream completed, was truncated upstream, or the client went away (P-7).
  *
  * <p>Each read is written up to its last line end; a line cut by the read waits for its end (an SSE
  * client dispatches nothing before the blank line that ends an event, so this costs it no time). That
@@ -105,24 +105,49 @@ public final class StreamRelay {
     }
 
     /**
-     * Hands every read of the upstream body to {@code reads}, flushing after each that wrote, until the body
-     * ends; true when a read failed (cut, reset or read-gap timeout: whether that truncated is the scanner's call).
+     * Hands every read of the upstream body to {@code reads} until the body ends; true when a read failed (cut,
+     * reset or read-gap timeout: whether that truncated is the scanner's call). What was written is flushed
+     * before any read that may wait for the network, and only then: frames that arrived together (an upstream
+     * writes each as its own chunk, and under load several come in one socket read) leave in one write, and
+     * none waits for a frame that has not arrived.
      */
     static boolean readAll(InputStream in, Reads reads, ResponseSink sink) throws ResponseSink.ClientGoneException {
         byte[] buffer = new byte[8192];
+        boolean unflushed = false;
         while (true) {
+            if (unflushed && !arrived(in)) {
+                sink.flush();
+                unflushed = false;
+            }
             int n;
             try {
                 n = in.read(buffer);
             } catch (IOException e) {
+                flushIf(unflushed, sink);
                 return true;
             }
             if (n < 0) {
+                flushIf(unflushed, sink);
                 return false;
             }
             if (n > 0 && reads.pass(buffer, n)) {
-                sink.flush();
+                unflushed = true;
             }
+        }
+    }
+
+    /** Whether the next read returns without waiting for the network (a stream that cannot tell says no). */
+    private static boolean arrived(InputStream in) {
+        try {
+            return in.available() > 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void flushIf(boolean unflushed, ResponseSink sink) throws ResponseSink.ClientGoneException {
+        if (unflushed) {
+            sink.flush();
         }
     }
 

@@ -15,6 +15,7 @@ import dev.detour.gateway.port.UpstreamTransportException;
 import dev.detour.fake.Bodies;
 import dev.detour.fake.FakeUpstream;
 import dev.detour.fake.Reply;
+import dev.detour.testkit.SocketUpstream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -136,6 +137,42 @@ class HttpClient5UpstreamClientIT {
             assertEquals("data: [DONE]\n\n", readFrame(response.body()));
             assertEquals(-1, response.body().read());
         }
+    }
+
+    /**
+     * Under load an upstream's frames (each its own chunk) arrive several to a socket read: the body says the
+     * next is already here, so a stream relay writes them together; and says nothing where the next read would
+     * wait for the upstream (a relay flushes there). The upstream writes each piece in one socket write.
+     */
+    @Test
+    void aChunkThatCameWithThePreviousOneIsReportedReadyAndOneStillToComeIsNot() throws Exception {
+        try (SocketUpstream raw = SocketUpstream.start()) {
+            raw.send(SocketUpstream.SSE_HEAD);
+            try (UpstreamResponse response = client.send(get(raw.url() + "/v1/chat/completions"))) {
+                InputStream body = response.body();
+                raw.send(SocketUpstream.chunk("data: one\n\n"));
+                assertEquals("data: one\n\n", readChunk(body));
+                assertEquals(0, body.available(), "nothing after one yet");
+
+                raw.send(SocketUpstream.chunk("data: two\n\n") + SocketUpstream.chunk("data: three\n\n") + "e");
+                assertEquals("data: two\n\n", readChunk(body));
+                assertTrue(body.available() > 0, "three came in the same write");
+                assertEquals("data: three\n\n", readChunk(body));
+                assertEquals(0, body.available(), "the next chunk's size line is cut");
+
+                raw.send("\r\ndata: [DONE]\n\n\r\n" + SocketUpstream.LAST_CHUNK); // the rest of a 0xe chunk
+                assertEquals("data: [DONE]\n\n", readChunk(body));
+                assertEquals(0, body.available(), "the last chunk is next");
+                assertEquals(-1, body.read());
+            }
+        }
+    }
+
+    /** One read of a body that sends each frame as one chunk: exactly that frame. */
+    private static String readChunk(InputStream body) throws IOException {
+        byte[] into = new byte[256];
+        int n = body.read(into);
+        return new String(into, 0, n, StandardCharsets.UTF_8);
     }
 
     @Test

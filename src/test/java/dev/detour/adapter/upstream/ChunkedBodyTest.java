@@ -1,0 +1,138 @@
+package dev.detour.adapter.upstream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+import org.apache.hc.core5.http.impl.BasicHttpTransportMetrics;
+import org.apache.hc.core5.http.impl.io.SessionInputBufferImpl;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A chunked body reports the next chunk as ready exactly when its next read would not wait for the network.
+ * The "socket" hands out the pieces the test gave it, one per read, and fails a read it has nothing for:
+ * a read that would have waited.
+ */
+class ChunkedBodyTest {
+    private final Pieces socket = new Pieces();
+    /** As a connection makes it: 8 KiB, chunks over 512 bytes read past it when it is empty. */
+    private final SessionInputBufferImpl buffer =
+            new SessionInputBufferImpl(new BasicHttpTransportMetrics(), 8192, -1, 0, null);
+
+    @Test
+    void theNextChunkIsReadyWhenItsSizeLineAndSomeDataCameWithThePreviousOne() {
+        assertTrue(arrived("\r\n1a\r\nd"));
+        assertTrue(arrived("1a\r\nd"), "the body's first chunk (no closing CRLF before it)");
+        assertTrue(arrived("\n5\nhello"), "a lone LF ends a line, as HttpCore reads it");
+        assertTrue(arrived("\r\n5;name=value\r\nh"), "an extension is skipped");
+        assertTrue(arrived("\r\n 5 \r\nh"));
+    }
+
+    @Test
+    void anythingShortOfThatIsNotReady() {
+        assertFalse(arrived("\r"));
+        assertFalse(arrived("\r\n"), "only the previous chunk's CRLF");
+        assertFalse(arrived("\r\n1"), "the size line cut");
+        assertFalse(arrived("\r\n1a\r"), "the size line's CRLF cut");
+        assertFalse(arrived("\r\n1a\r\n"), "no data byte yet");
+        assertFalse(arrived("\r\n0\r\n\r\n"), "the last chunk: its read ends the body");
+        assertFalse(arrived("\r\nzz\r\nh"), "not a size");
+        assertFalse(arrived("\r\n;x\r\nh"), "no digits");
+        assertFalse(arrived("\r\n1234567890abcdef0\r\nh"), "more digits than a size has");
+    }
+
+    @Test
+    void chunksThatCameInOneReadAreReadyAndTheReadThatWouldWaitIsNot() throws Exception {
+        socket.add("5\r\nhello\r\n5\r\nworld\r\n");
+        ChunkedBody body = ChunkedBody.of(buffer, socket, WatchedConnections.HTTP1);
+
+        assertEquals("hello", read(body));
+        assertTrue(body.available() > 0, "world came in the same read");
+        assertEquals("world", read(body)); // from the buffer: the socket has nothing left
+        assertEquals(0, body.available(), "only the CRLF after world");
+
+        socket.add("5\r\nagain\r\n1");
+        assertEquals("again", read(body));
+        assertEquals(0, body.available(), "the next size line is cut");
+
+        socket.add("0\r\n0123456789abcdef\r\n0\r\n\r\n");
+        assertEquals("0123456789abcdef", read(body));
+        assertEquals(0, body.available(), "the last chunk is next");
+        assertEquals(-1, body.read(new byte[16]));
+    }
+
+    @Test
+    void bytesBufferedBeforeTheBodysFirstReadAreNotVouchedFor() throws Exception {
+        buffer.fillBuffer(new ByteArrayInputStream(ascii("5\r\nhello\r\n5\r\nworld\r\n"))); // came with the head
+        ChunkedBody body = ChunkedBody.of(buffer, socket, WatchedConnections.HTTP1);
+
+        assertEquals("hello", read(body));
+        assertEquals(0, body.available(), "unseen bytes: a relay flushes, as it did before");
+        assertEquals("world", read(body));
+    }
+
+    @Test
+    void aChunkReadStraightIntoTheCallersArrayLeavesNothingToVouchFor() throws Exception {
+        String big = "x".repeat(1000); // over HttpCore's 512-byte limit: read past the buffer
+        socket.add("3e8\r\n");
+        socket.add(big + "\r\n3\r\nabc\r\n");
+        ChunkedBody body = ChunkedBody.of(buffer, socket, WatchedConnections.HTTP1);
+
+        byte[] into = new byte[2000];
+        assertEquals(1000, body.read(into, 0, into.length));
+        assertEquals(big, new String(into, 0, 1000, StandardCharsets.US_ASCII));
+        assertEquals(0, body.available(), "the next chunk is in the socket, not the buffer");
+    }
+
+    private static boolean arrived(String unread) {
+        byte[] bytes = ascii("junk" + unread + "tail");
+        return ChunkedBody.nextChunkArrived(bytes, 4, bytes.length - 4);
+    }
+
+    private static String read(InputStream body) throws Exception {
+        byte[] into = new byte[64];
+        int n = body.read(into);
+        return new String(into, 0, n, StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * One piece per read (a read shorter than the piece leaves the rest for the next); a read with no piece
+     * left is one that would have waited for the network.
+     */
+    private static final class Pieces extends InputStream {
+        private final Deque<byte[]> pieces = new ArrayDeque<>();
+
+        void add(String piece) {
+            pieces.add(ascii(piece));
+        }
+
+        @Override
+        public int read() {
+            throw new AssertionError("single-byte read");
+        }
+
+        @Override
+        public int read(byte[] into, int offset, int length) {
+            byte[] piece = pieces.poll();
+            if (piece == null) {
+                throw new AssertionError("this read would have waited for the network");
+            }
+            int n = Math.min(piece.length, length);
+            System.arraycopy(piece, 0, into, offset, n);
+            if (n < piece.length) {
+                pieces.addFirst(Arrays.copyOfRange(piece, n, piece.length));
+            }
+            return n;
+        }
+    }
+}
