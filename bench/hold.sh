@@ -2,7 +2,8 @@
 # A quick A/B harness for the held-streams leg (N-7; not a report): a cold Detour on a fresh data dir, one
 # group of 4 accounts on Detour's fake upstream (bench mode: 64 deltas 20 ms apart), one key, then HOLDS holds
 # of 1,000 streams (bench/run.sh's client); per hold: streams completed, median streams receiving, time to
-# first frame p50, Detour's and the embedded MariaDB's CPU per completed stream, Detour's RSS.
+# first frame p50 / p90 / p99, the frame gap's p99, the fewest streams receiving, Detour's and the embedded
+# MariaDB's CPU per completed stream, Detour's RSS.
 #
 #     bench/hold.sh [JAR=target/detour.jar] [HOLDS=10]
 #
@@ -64,7 +65,9 @@ for ((h = 1; h <= HOLDS; h++)); do
   done_="$(awk -F= '/\.streams_completed=/ {print $2}' <<<"$out")"
   [[ "${done_:-0}" -gt 0 ]] || { echo "hold $h: no stream completed" >&2; echo "$out" >&2; exit 1; }
   echo "hold $h: $done_ completed, $(awk -F= '/\.median_receiving=/ {print $2}' <<<"$out") receiving (median)," \
-    "TTFT p50 $(awk -F= '/\.ttft\.p50_us=/ {print int($2 / 1000)}' <<<"$out") ms," \
+    "TTFT p50 / p90 / p99 $(awk -F= '/\.ttft\.p50_us=/ {print int($2 / 1000)}' <<<"$out")" \
+    "/ $(awk -F= '/\.ttft\.p90_us=/ {print int($2 / 1000)}' <<<"$out") / $(awk -F= '/\.ttft\.p99_us=/ {print int($2 / 1000)}' <<<"$out") ms," \
+    "gap p99 $(awk -F= '/\.gap\.p99_us=/ {print int($2 / 1000)}' <<<"$out") ms, fewest receiving $(awk -F= '/\.min_receiving=/ {print $2}' <<<"$out")," \
     "$(( (after - before) * 1000000 / ticks / done_ )) µs Detour CPU per stream (MariaDB $(( (db_after - db_before) * 1000000 / ticks / done_ ))), RSS $(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$DETOUR_PID/status") MiB"
 done
 if [[ "${HOLD_SINGLE:-0}" -gt 0 ]]; then # N-7's other half: single streams after the holds, legs alternating
