@@ -49,7 +49,7 @@ final class UpstreamAttempt {
         int status = response.status();
         boolean success = status >= 200 && status < 300;
         if (clientWantsStream && success && isEventStream(response)) {
-            return firstFrame(request, response, modelKey);
+            return firstFrame(request, protocol, response, modelKey);
         }
         byte[] body;
         try (response) {
@@ -141,7 +141,8 @@ final class UpstreamAttempt {
     }
 
     /** Reads up to the end of the first non-empty data frame; comments and keep-alives before it are kept. */
-    private static UpstreamAnswer firstFrame(UpstreamRequest request, UpstreamResponse response, String modelKey) {
+    private static UpstreamAnswer firstFrame(UpstreamRequest request, EndpointFamily protocol,
+            UpstreamResponse response, String modelKey) {
         ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
         byte[] buffer = new byte[8192];
         try {
@@ -162,7 +163,7 @@ final class UpstreamAttempt {
                 head.write(buffer, 0, n);
                 String firstData = frames.feed(buffer, 0, n);
                 if (firstData != null) {
-                    return judgeFirstFrame(request, response, head.toByteArray(), firstData, modelKey);
+                    return judgeFirstFrame(request, protocol, response, head.toByteArray(), firstData, modelKey);
                 }
             }
         } catch (IOException e) {
@@ -170,10 +171,19 @@ final class UpstreamAttempt {
         }
     }
 
-    private static UpstreamAnswer judgeFirstFrame(UpstreamRequest request, UpstreamResponse response, byte[] head,
-            String firstData, String modelKey) {
-        String frameText = "data: " + firstData + "\n\n";
+    /**
+     * F-4: a first frame that is one JSON object without any field the failure envelope reads is a success, known
+     * from one streaming read (the buffered answers' reader, which their load keeps warm): no headers map, frame
+     * text or document tree on the way to the first byte. Any other first frame goes through the classifier.
+     */
+    private static UpstreamAnswer judgeFirstFrame(UpstreamRequest request, EndpointFamily protocol,
+            UpstreamResponse response, byte[] head, String firstData, String modelKey) {
         SecretMask mask = RequestSecrets.maskFor(request);
+        if (AnswerReader.read(protocol, firstData.getBytes(StandardCharsets.UTF_8)).envelopeClear()) {
+            return UpstreamAnswer.known(AttemptResult.stream(response.status(), response.headers(), head, response,
+                    mask));
+        }
+        String frameText = "data: " + firstData + "\n\n";
         AttemptFacts facts = AttemptFacts.streamStart(response.status(), lowerCase(response.headers()), frameText)
                 .forModel(modelKey).maskingWith(mask);
         return UpstreamAnswer.toJudge(facts, true,

@@ -84,11 +84,33 @@ class AnswerReaderTest {
             "  {\"error\":\"just a string\",\"code\":null,\"message\":null,\"type\":\"ok\"}",
             "{\"choices\":[{\"error\":{\"message\":\"nested errors are content\"}}]}",
             "{}",
+            "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}",
+            "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"content\":[]}}",
     })
     void everyClearAnswerIsASuccessForTheClassifier(String body) {
         assertTrue(AnswerReader.read(EndpointFamily.CHAT_COMPLETIONS, bytes(body)).envelopeClear(), body);
         Verdict verdict = FailureClassifier.classify(AttemptFacts.response(200, Map.of(), body), Instant.EPOCH);
         assertEquals(Verdict.SUCCESS, verdict, body);
+        // F-4: a stream whose first data frame is clear is handed on without the classifier (UpstreamAttempt)
+        Verdict firstFrame = FailureClassifier.classify(AttemptFacts.streamStart(200, Map.of(),
+                "data: " + body + "\n\n"), Instant.EPOCH);
+        assertEquals(Verdict.SUCCESS, firstFrame, body);
+    }
+
+    /** First data frames the classifier fails in a 200 stream are never clear: they still go through it. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"error\":{\"message\":\"insufficient_quota\",\"type\":\"insufficient_quota\"}}",
+            "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}",
+            "{\"type\":\"response.failed\",\"response\":{\"status\":\"failed\",\"error\":{\"code\":\"server_error\"}}}",
+            "{\"code\":\"E1\",\"message\":\"upstream busy\"}",
+            "{\"status\":\"failed\"}",
+    })
+    void failingFirstFramesAreNeverClear(String data) {
+        assertFalse(AnswerReader.read(EndpointFamily.CHAT_COMPLETIONS, bytes(data)).envelopeClear(), data);
+        Verdict verdict = FailureClassifier.classify(AttemptFacts.streamStart(200, Map.of(), "data: " + data + "\n\n"),
+                Instant.EPOCH);
+        assertTrue(verdict.isFailure(), data);
     }
 
     /** Bodies the classifier fails are never clear: they still go through it. */
