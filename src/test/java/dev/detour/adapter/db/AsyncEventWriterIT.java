@@ -9,12 +9,14 @@ import dev.detour.adapter.journal.JournalEntry;
 import dev.detour.core.usage.TokenUsage;
 import dev.detour.gateway.port.RequestEvent;
 import dev.detour.gateway.port.RequestEvent.AttemptRecord;
+import dev.detour.gateway.port.RequestEvent.RejectionRecord;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.SynchronousQueue;
@@ -212,6 +214,42 @@ class AsyncEventWriterIT {
         assertEquals("failure detour.interrupted", Rows.column("SELECT CONCAT(outcome, ' ', error_code) AS t"
                 + " FROM request_events WHERE request_id LIKE 'req00%'", "t"));
         assertEquals(1, restarted.interrupted());
+    }
+
+    /**
+     * D-5 across rotations with an open request whose start record cannot be journaled (over the record limit;
+     * its id sorts it first among the open ones): the requests open beside it are still carried into every new
+     * segment, as the bytes they were journaled with, and logged as interrupted after a crash.
+     */
+    @Test
+    void anOpenRequestThatCannotBeJournaledKeepsNoOtherOutOfTheNextSegment() throws Exception {
+        AsyncEventWriter killed = new AsyncEventWriter(TestDatabase.database(), 100, journal, 4_000);
+        List<RejectionRecord> overLimit = new ArrayList<>(); // 80 reasons of 16,000 chars: 1.3 MB, over the 1 MiB limit
+        for (int i = 0; i < 80; i++) {
+            overLimit.add(new RejectionRecord(i, "r".repeat(16_000)));
+        }
+        killed.started(new RequestEvent("huge0000000000000000000009", 7L, "chat_completions", "gpt-x", null, true,
+                null, null, RequestEvent.Outcome.FAILURE, 0, RequestEvent.INTERRUPTED, null, List.of(), overLimit,
+                TokenUsage.NONE, 0, null, 0, "127.0.0.1", T0, null));
+        for (int i = 0; i < 3; i++) {
+            killed.started(interruptedForm(event(i)));
+        }
+        for (int i = 10; i < 50; i++) {
+            killed.started(interruptedForm(event(i)));
+            killed.emit(event(i));
+        }
+        Gateway.await(() -> killed.written() == 40, "40 finished events written");
+        Path slot = killed.journalDir();
+        Gateway.await(() -> !Files.exists(slot.resolve("events-000000000001.journal")),
+                "the first segment, holding the open requests' started records, deleted once its events were written");
+        killed.halt();
+
+        AsyncEventWriter restarted = new AsyncEventWriter(TestDatabase.database(), 100, journal);
+        restarted.close();
+
+        assertEquals(3, restarted.interrupted());
+        assertEquals(List.of("req00", "req01", "req02"), Rows.strings("SELECT SUBSTRING(request_id, 1, 5) FROM"
+                + " request_events WHERE error_code = 'detour.interrupted' ORDER BY request_id"));
     }
 
     /** What the Forwarder journals when a request starts (D-5). */
