@@ -197,18 +197,7 @@ class AsyncEventWriterIT {
     void aRequestOpenWhileItsSegmentIsWrittenAndDeletedIsStillLoggedAsInterruptedAfterACrash() throws Exception {
         AsyncEventWriter killed = new AsyncEventWriter(TestDatabase.database(), 100, journal, 2_000);
         killed.started(interruptedForm(event(0)));
-        for (int i = 1; i <= 40; i++) {
-            killed.started(interruptedForm(event(i)));
-            killed.emit(event(i));
-        }
-        Gateway.await(() -> killed.written() == 40, "40 finished events written");
-        Path slot = killed.journalDir();
-        Gateway.await(() -> !Files.exists(slot.resolve("events-000000000001.journal")),
-                "the first segment, holding req00's started record, deleted once its events were written");
-        killed.halt();
-
-        AsyncEventWriter restarted = new AsyncEventWriter(TestDatabase.database(), 100, journal);
-        restarted.close();
+        AsyncEventWriter restarted = restartedAfterRotationsAndACrash(killed, 1);
 
         assertEquals(41, Rows.number("SELECT COUNT(*) FROM request_events"));
         assertEquals("failure detour.interrupted", Rows.column("SELECT CONCAT(outcome, ' ', error_code) AS t"
@@ -234,7 +223,20 @@ class AsyncEventWriterIT {
         for (int i = 0; i < 3; i++) {
             killed.started(interruptedForm(event(i)));
         }
-        for (int i = 10; i < 50; i++) {
+        AsyncEventWriter restarted = restartedAfterRotationsAndACrash(killed, 10);
+
+        assertEquals(3, restarted.interrupted());
+        assertEquals(List.of("req00", "req01", "req02"), Rows.strings("SELECT SUBSTRING(request_id, 1, 5) FROM"
+                + " request_events WHERE error_code = 'detour.interrupted' ORDER BY request_id"));
+    }
+
+    /**
+     * 40 requests from {@code first} on start and finish while the ones already open stay open, until every
+     * finished event is written and the first segment (holding the open ones' start records) is deleted; then
+     * the writer dies as a killed process would and a new one starts on its journal, and is closed.
+     */
+    private AsyncEventWriter restartedAfterRotationsAndACrash(AsyncEventWriter killed, int first) throws Exception {
+        for (int i = first; i < first + 40; i++) {
             killed.started(interruptedForm(event(i)));
             killed.emit(event(i));
         }
@@ -243,13 +245,9 @@ class AsyncEventWriterIT {
         Gateway.await(() -> !Files.exists(slot.resolve("events-000000000001.journal")),
                 "the first segment, holding the open requests' started records, deleted once its events were written");
         killed.halt();
-
         AsyncEventWriter restarted = new AsyncEventWriter(TestDatabase.database(), 100, journal);
         restarted.close();
-
-        assertEquals(3, restarted.interrupted());
-        assertEquals(List.of("req00", "req01", "req02"), Rows.strings("SELECT SUBSTRING(request_id, 1, 5) FROM"
-                + " request_events WHERE error_code = 'detour.interrupted' ORDER BY request_id"));
+        return restarted;
     }
 
     /** What the Forwarder journals when a request starts (D-5). */
