@@ -104,7 +104,7 @@ public final class App implements AutoCloseable {
         // Demo mode: DETOUR_DEMO seeds a sample pool through the same admin use cases
         this.demo = demoLogin.map(login -> new DemoMode(admins.groups(), admins.accounts(), admins.keys(),
                 gateway.snapshot()::reload, login));
-        this.server = JettyServer.newServer(config.bind(), config.port(), routes,
+        this.server = JettyServer.newServer(config.bind(), config.port(), routes, gateway.relay(clock),
                 new ForwardedProtoCustomizer(gateway.proxies()::forwardedHttps), config.shutdownGrace(),
                 clientGuards(config.clientLimits()));
     }

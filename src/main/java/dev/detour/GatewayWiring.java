@@ -13,7 +13,7 @@ import dev.detour.adapter.metrics.Metrics;
 import dev.detour.adapter.metrics.MetricsEventSink;
 import dev.detour.adapter.metrics.SnapshotCooling;
 import dev.detour.adapter.proxy.BodyBudget;
-import dev.detour.adapter.proxy.ProxyServlet;
+import dev.detour.adapter.proxy.ProxyHandler;
 import dev.detour.adapter.proxy.TrustedProxies;
 import dev.detour.adapter.api.StatusServlet;
 import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
@@ -135,10 +135,14 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
                 health, stateWrites, probe, quickReads, queue);
     }
 
-    /** The client-facing relay and the public status page (C-7). */
+    /** The public status page (C-7). */
     void addRoutes(Map<String, HttpServlet> routes, Clock clock) {
-        routes.put("/v1/*", new ProxyServlet(forwarder, clock, proxies, keyFailures, bodies));
         routes.put("/status", new StatusServlet(snapshot, leases::inFlight, clock));
+    }
+
+    /** The client-facing relay: {@code /v1} but {@code /v1/detour}, a core handler in front of the servlets. */
+    ProxyHandler relay(Clock clock) {
+        return new ProxyHandler(forwarder, clock, proxies, keyFailures, bodies);
     }
 
     /** D-1: what a crashed (or outage-stopped) run applied in memory but never wrote, oldest first. */

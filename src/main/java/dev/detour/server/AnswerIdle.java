@@ -1,8 +1,6 @@
 package dev.detour.server;
 
-import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
-import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Request;
 
@@ -20,18 +18,14 @@ public final class AnswerIdle {
     }
 
     /** Raises this request's connection idle timeout to {@link #ANSWER} until the request completes. */
-    public static void extend(HttpServletRequest request) {
-        ServletContextRequest jetty = ServletContextRequest.getServletContextRequest(request);
-        if (jetty == null) {
-            return;
-        }
-        EndPoint endPoint = jetty.getConnectionMetaData().getConnection().getEndPoint();
+    public static void extend(Request request) {
+        EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
         long before = endPoint.getIdleTimeout();
         long answer = ANSWER.toMillis();
         if (before <= 0 || before >= answer) {
             return; // trusted proxies' connections already have it
         }
         endPoint.setIdleTimeout(answer);
-        Request.addCompletionListener(jetty, failure -> endPoint.setIdleTimeout(before));
+        Request.addCompletionListener(request, failure -> endPoint.setIdleTimeout(before));
     }
 }

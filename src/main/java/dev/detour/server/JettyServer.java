@@ -18,6 +18,7 @@ import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnector;
 import org.eclipse.jetty.server.Server;
@@ -42,12 +43,15 @@ public final class JettyServer {
      */
     public static Server newServer(String bind, int port, Map<String, HttpServlet> routes,
             HttpConfiguration.Customizer customizer, Duration stopTimeout) {
-        return newServer(bind, port, routes, customizer, stopTimeout, ClientGuards.timeoutsOnly(
+        return newServer(bind, port, routes, null, customizer, stopTimeout, ClientGuards.timeoutsOnly(
                 ClientLimits.DEFAULTS.requestTimeout(), ClientLimits.DEFAULTS.minRequestBytesPerSecond()));
     }
 
-    /** @param guards X-4: client timeouts, minimum body rate, per-address connection cap, session listener */
-    public static Server newServer(String bind, int port, Map<String, HttpServlet> routes,
+    /**
+     * @param relay  a core handler asked first (the relay: it declines the paths it does not serve), or null
+     * @param guards X-4: client timeouts, minimum body rate, per-address connection cap, session listener
+     */
+    public static Server newServer(String bind, int port, Map<String, HttpServlet> routes, Handler relay,
             HttpConfiguration.Customizer customizer, Duration stopTimeout, ClientGuards guards) {
         // N-3: every open stream holds a thread on Java 17 (no virtual threads), so 1,000 concurrent
         // streams need well over 1,000 threads; idle ones time out and cost only their reserved stack
@@ -99,10 +103,11 @@ public final class JettyServer {
         }
         routes.forEach((pathSpec, servlet) -> context.addServlet(holder(servlet), pathSpec));
         // X-4: a body trickled below this average rate is answered 408 and its worker thread released
-        context.addFilter(new FilterHolder(new MinimumBodyRate(guards.minRequestBytesPerSecond(), System::nanoTime)),
-                "/*", EnumSet.of(DispatcherType.REQUEST));
+        MinimumBodyRate bodyRate = new MinimumBodyRate(guards.minRequestBytesPerSecond(), System::nanoTime);
+        context.addFilter(new FilterHolder(bodyRate), "/*", EnumSet.of(DispatcherType.REQUEST));
+        Handler routed = relay == null ? context : new Handler.Sequence(bodyRate.around(relay), context);
         // O-5: on stop, the connector stops accepting and the gate waits for in-flight requests
-        server.setHandler(new RequestGuard(new DrainingGate(context)));
+        server.setHandler(new RequestGuard(new DrainingGate(routed)));
         server.setErrorHandler(new SecureErrorHandler());
         server.setStopTimeout(Math.max(1, stopTimeout.toMillis()));
         server.setStopAtShutdown(false);

@@ -12,6 +12,11 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * X-4: the slowest request body a client may send, judged only on what the client did.
@@ -24,6 +29,9 @@ import java.util.function.LongSupplier;
  * {@code request.too_slow}. Here the question is asked only when nothing is buffered — every byte the client
  * sent so far has been counted, however late Detour came to read it — and the answer holds only when the
  * client then sends more: a body that has ended is never too slow.
+ *
+ * <p>Two faces for one rule: a servlet filter (the console and the APIs read bodies through servlets) and
+ * {@link #around(Handler)} for the relay, a core handler that reads its request's content directly.
  */
 public final class MinimumBodyRate implements Filter {
     private final long bytesPerSecond;
@@ -66,41 +74,69 @@ public final class MinimumBodyRate implements Filter {
         }, response);
     }
 
-    private final class Watched extends ServletInputStream {
-        private final ServletInputStream in;
+    /**
+     * The same rule for a core handler: its requests' content is read through the pace. A read that finds
+     * nothing is where Detour starts to wait for the client; the next bytes are too slow when the client was
+     * already behind then. Once too slow, every later read is too (the body is not taken).
+     */
+    public Handler around(Handler next) {
+        return bytesPerSecond <= 0 ? next : new Handler.Wrapper(next) {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                return super.handle(new PacedRequest(request), response, callback);
+            }
+        };
+    }
+
+    private final class PacedRequest extends Request.Wrapper {
+        private final Pace pace = new Pace();
+        private boolean behind;
+        private Content.Chunk tooSlow;
+
+        PacedRequest(Request request) {
+            super(request);
+        }
+
+        @Override
+        public Content.Chunk read() {
+            if (tooSlow != null) {
+                return tooSlow;
+            }
+            Content.Chunk chunk = super.read();
+            if (chunk == null) {
+                behind = pace.behind(); // nothing here: what comes next is the client's pace
+                return null;
+            }
+            if (Content.Chunk.isFailure(chunk) || !chunk.hasRemaining()) {
+                return chunk;
+            }
+            try {
+                pace.counted(chunk.remaining(), behind);
+            } catch (TooSlowException e) {
+                chunk.release();
+                tooSlow = Content.Chunk.from(e, true);
+                return tooSlow;
+            }
+            behind = false;
+            return chunk;
+        }
+    }
+
+    /** One body's pace: the bytes counted since its first one arrived. */
+    private final class Pace {
         private long firstByteNanos;
         private long received;
 
-        Watched(ServletInputStream in) {
-            this.in = in;
-        }
-
-        @Override
-        public int read() throws IOException {
-            boolean behind = behindBeforeWaiting();
-            int b = in.read();
-            counted(b < 0 ? -1 : 1, behind);
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            boolean behind = behindBeforeWaiting();
-            int n = in.read(buffer, offset, length);
-            counted(n, behind);
-            return n;
-        }
-
-        /** Asked before a read that will wait for the client: has it kept the rate since its first byte? */
-        private boolean behindBeforeWaiting() throws IOException {
-            if (received == 0 || in.available() > 0) {
-                return false; // nothing sent yet (the client timeout covers that), or Detour is the one behind
+        /** Asked when nothing the client sent is waiting to be read: has it kept the rate since its first byte? */
+        boolean behind() {
+            if (received == 0) {
+                return false; // nothing sent yet: the client timeout covers that
             }
             long millis = TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - firstByteNanos);
             return received < bytesPerSecond * millis / 1000;
         }
 
-        private void counted(int n, boolean wasBehind) throws TooSlowException {
+        void counted(int n, boolean wasBehind) throws TooSlowException {
             if (n <= 0) {
                 return; // the end of the body: it came, whatever the pace
             }
@@ -111,6 +147,36 @@ public final class MinimumBodyRate implements Filter {
                 firstByteNanos = nanoTime.getAsLong();
             }
             received += n;
+        }
+    }
+
+    private final class Watched extends ServletInputStream {
+        private final ServletInputStream in;
+        private final Pace pace = new Pace();
+
+        Watched(ServletInputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read() throws IOException {
+            boolean behind = behindBeforeWaiting();
+            int b = in.read();
+            pace.counted(b < 0 ? -1 : 1, behind);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            boolean behind = behindBeforeWaiting();
+            int n = in.read(buffer, offset, length);
+            pace.counted(n, behind);
+            return n;
+        }
+
+        /** Asked before a read that will wait for the client (nothing buffered: Detour is not the one behind). */
+        private boolean behindBeforeWaiting() throws IOException {
+            return pace.received > 0 && in.available() <= 0 && pace.behind();
         }
 
         @Override

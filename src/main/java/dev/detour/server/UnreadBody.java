@@ -1,9 +1,13 @@
 package dev.detour.server;
 
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.InputStream;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 
 /**
  * A request answered without reading its body (a wrong key, a throttled address, an unknown endpoint, a
@@ -23,22 +27,41 @@ public final class UnreadBody {
 
     /** Call before writing an answer that did not read (all of) the request's body. */
     public static void discardOrClose(HttpServletRequest request, HttpServletResponse response) {
-        if (response.isCommitted() || discarded(request)) {
+        if (response.isCommitted()) {
             return;
+        }
+        try {
+            if (discarded(request.getContentLengthLong(), request.getHeader("Expect") != null,
+                    request.getInputStream())) {
+                return;
+            }
+        } catch (IOException | RuntimeException e) {
+            // no body stream to read: close the connection
         }
         response.setHeader("Connection", "close");
     }
 
-    private static boolean discarded(HttpServletRequest request) {
-        long declared = request.getContentLengthLong();
-        if (declared > DISCARD_MAX || request.getHeader("Expect") != null) {
+    /**
+     * The same for the relay's core request.
+     *
+     * @param body the request's body stream, the one any part of it was already read from
+     */
+    public static void discardOrClose(Request request, Response response, InputStream body) {
+        if (response.isCommitted()
+                || discarded(request.getLength(), request.getHeaders().contains(HttpHeader.EXPECT), body)) {
+            return;
+        }
+        response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+    }
+
+    private static boolean discarded(long declared, boolean expectsToBeAsked, InputStream body) {
+        if (declared > DISCARD_MAX || expectsToBeAsked) {
             return false; // too big to read for nothing, or its client waits to be asked for it
         }
         try {
-            ServletInputStream in = request.getInputStream();
             byte[] scratch = new byte[declared >= 0 ? (int) Math.max(1, declared) : 8 * 1024];
             long read = 0;
-            for (int n; (n = in.read(scratch)) >= 0; ) {
+            for (int n; (n = body.read(scratch)) >= 0; ) {
                 read += n;
                 if (read > DISCARD_MAX) {
                     return false; // chunked and long

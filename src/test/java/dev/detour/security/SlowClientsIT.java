@@ -474,12 +474,12 @@ class SlowClientsIT {
 
     /** Worker threads blocked reading a proxy request body right now. */
     private static long workersReadingBodies() {
-        return workersIn("org.eclipse.jetty.ee10.servlet.HttpInput");
+        return workersIn("dev.detour.adapter.proxy.RequestBody");
     }
 
     /** Worker threads blocked writing a proxy answer right now. */
     private static long workersWritingAnswers() {
-        return workersIn("org.eclipse.jetty.ee10.servlet.HttpOutput");
+        return workersIn("dev.detour.adapter.proxy.JettyResponseSink");
     }
 
     private static long workersIn(String jettyClass) {
@@ -487,7 +487,7 @@ class SlowClientsIT {
             boolean inProxy = false;
             boolean inJetty = false;
             for (StackTraceElement frame : stack) {
-                inProxy |= frame.getClassName().startsWith("dev.detour.adapter.proxy.ProxyServlet");
+                inProxy |= frame.getClassName().startsWith("dev.detour.adapter.proxy.ProxyHandler");
                 inJetty |= frame.getClassName().equals(jettyClass);
             }
             return inProxy && inJetty;

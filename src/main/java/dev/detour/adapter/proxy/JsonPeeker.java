@@ -173,7 +173,7 @@ public final class JsonPeeker {
         /**
          * S-6 order (P-12: Claude Code's session inside metadata.user_id first): the user_id's session,
          * metadata.conversation_id, metadata.conversationId, metadata.user_id, top-level ids,
-         * prompt_cache_key, user. Session headers outrank all of these (ProxyServlet, SessionIds).
+         * prompt_cache_key, user. Session headers outrank all of these (ProxyHandler, SessionIds).
          */
         String sessionId() {
             for (String s : new String[] {SessionIds.fromUserId(metaUserId), metaConversationId,

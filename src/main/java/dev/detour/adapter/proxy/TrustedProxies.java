@@ -1,6 +1,8 @@
 package dev.detour.adapter.proxy;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -65,6 +67,15 @@ public final class TrustedProxies implements ClientAddress {
             return peer; // nothing to believe: skip parsing the peer address on every request
         }
         return clientIp(peer, java.util.Collections.list(request.getHeaders("X-Forwarded-For")));
+    }
+
+    /** The same for a request the relay handles without the servlet layer. */
+    public String of(Request request) {
+        String peer = Request.getRemoteAddr(request);
+        if (ranges.isEmpty() || !request.getHeaders().contains(HttpHeader.X_FORWARDED_FOR)) {
+            return peer;
+        }
+        return clientIp(peer, request.getHeaders().getValuesList(HttpHeader.X_FORWARDED_FOR));
     }
 
     /** The client address for a peer and its X-Forwarded-For header values (in arrival order). */
