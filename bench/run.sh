@@ -702,7 +702,7 @@ start_bare() {
   status="$(smoke_chat "$P_BARE" "$WORK/bare-smoke.out")" \
     || { bare_skipped "a chat completion through it answered HTTP $status: $(head -c 200 "$WORK/bare-smoke.out")"; return 1; }
   BARE_UP=1
-  BARE_STATUS="measured: bench/bare (Detour's own Jetty server, JettyServer.newServer, with one servlet posting through a pooled HttpClient5 classic client; Detour's jar and JVM, -Xmx512m), one upstream, no routing, events or database"
+  BARE_STATUS="measured: bench/bare (Detour's own Jetty server, JettyServer.newServer, with one core handler in the relay's place posting through a pooled HttpClient5 classic client; Detour's jar and JVM, -Xmx512m), one upstream, no routing, events or database"
 }
 
 hold_completed() { # leg-spec → streams completed in one unmeasured hold of HOLD_WARMUP_SLICE ms
