@@ -4,7 +4,7 @@
 #     bench/run.sh
 #
 # Measures, in one run and on loopback, the same requests sent direct to the upstream, through
-# nginx proxy_pass, through a bare Jetty + HttpClient5 forwarder (bench/bare/: Detour's stack without Detour,
+# nginx proxy_pass, through a bare Jetty + upstream-client forwarder (bench/bare/: Detour's stack without Detour,
 # the calibration leg), through the Portkey gateway (npm, when it can be had) and through Detour: latency at
 # concurrency 1 (legs alternating), throughput at concurrency 16 (wrk), streaming TTFT and frame gaps, and
 # concurrent streams held (with Detour's heap); and, beside them, Detour's second-wave legs: a Messages
@@ -33,7 +33,7 @@
 #   BENCH_EXTRA=0           skip the second-wave legs (bridged vs native, body sizes, the big pool)
 #   BENCH_BODY_SIZES        request body legs in KiB (default "32 256"; empty: none)
 #   BENCH_POOL_ACCOUNTS     accounts of the big pool (200); BENCH_POOL_SERVING of them map the model (190)
-#   BENCH_BARE=0            skip the calibration leg: a bare Jetty + HttpClient5 forwarder (bench/bare/) on Detour's
+#   BENCH_BARE=0            skip the calibration leg: a bare Jetty + upstream-client forwarder (bench/bare/) on Detour's
 #                           JVM, the least a Java gateway on Detour's stack costs on the machine of the day
 #   BENCH_PORTKEY=0         skip the Portkey peer; BENCH_PORTKEY_VERSION pins it (1.15.2), installed with npm
 #                           into target/bench-peers (kept between runs)
@@ -683,7 +683,7 @@ start_portkey() {
   PORTKEY_STATUS="measured: @portkey-ai/gateway $PORTKEY_VERSION (npm), node $(node --version), provider openai at a custom host (the same nginx upstream)"
 }
 
-# ---- the calibration leg: Detour's stack without Detour (Jetty + HttpClient5, no routing, no database) ----
+# ---- the calibration leg: Detour's stack without Detour (Jetty + Detour's upstream client, no routing, no database) ----
 
 bare_skipped() {
   BARE_STATUS="not measured — $1"
@@ -702,7 +702,7 @@ start_bare() {
   status="$(smoke_chat "$P_BARE" "$WORK/bare-smoke.out")" \
     || { bare_skipped "a chat completion through it answered HTTP $status: $(head -c 200 "$WORK/bare-smoke.out")"; return 1; }
   BARE_UP=1
-  BARE_STATUS="measured: bench/bare (Detour's own Jetty server, JettyServer.newServer, with one core handler in the relay's place posting through a pooled HttpClient5 classic client; Detour's jar and JVM, -Xmx512m), one upstream, no routing, events or database"
+  BARE_STATUS="measured: bench/bare (Detour's own Jetty server, JettyServer.newServer, with one core handler in the relay's place posting through Detour's own pooled upstream client (Http1UpstreamClient); Detour's jar and JVM, -Xmx512m), one upstream, no routing, events or database"
 }
 
 hold_completed() { # leg-spec → streams completed in one unmeasured hold of HOLD_WARMUP_SLICE ms

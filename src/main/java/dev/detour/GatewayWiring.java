@@ -16,7 +16,7 @@ import dev.detour.adapter.proxy.BodyBudget;
 import dev.detour.adapter.proxy.ProxyHandler;
 import dev.detour.adapter.proxy.TrustedProxies;
 import dev.detour.adapter.api.StatusServlet;
-import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
+import dev.detour.adapter.upstream.Http1UpstreamClient;
 import dev.detour.admin.SiteSettings;
 import dev.detour.config.DetourConfig;
 import dev.detour.core.account.Account;
@@ -48,7 +48,7 @@ import java.util.Map;
  * and load state, wired once for {@link App}.
  */
 record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefresher refresher,
-        AsyncEventWriter events, MetricsEventSink countedEvents, HttpClient5UpstreamClient upstream, Leases leases,
+        AsyncEventWriter events, MetricsEventSink countedEvents, Http1UpstreamClient upstream, Leases leases,
         Metrics metrics, StateRecorder stateRecorder, MyBatisSmartStore smartStore, SmartKeyFacts smartKeys,
         LoadWiring load, Router router, Forwarder forwarder, TrustedProxies proxies, AuthThrottle keyFailures,
         AuthThrottle tokenFailures, BodyBudget bodies, DatabaseHealth health, StateWrites stateWrites,
@@ -71,7 +71,7 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
                 () -> poolStore.forgetWriteIds(clock.instant().minus(Duration.ofDays(1))));
         QuickReads quickReads = QuickReads.bounded(health);
         PoolRefresher refresher = new PoolRefresher(snapshot, health);
-        var upstream = new HttpClient5UpstreamClient(config.connectTimeout(), config.readTimeout());
+        var upstream = new Http1UpstreamClient(config.connectTimeout(), config.readTimeout());
         Leases leases = new Leases();
         // U-5 runtime settings: applied live (upstream timeouts now; others read settings.current())
         settings.onChange(v -> upstream.setTimeouts(v.connectTimeout(), v.readTimeout()));

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.detour.adapter.crypto.Secrets;
 import dev.detour.adapter.db.MyBatisPoolStore;
 import dev.detour.adapter.db.MyBatisRecoveryStore;
-import dev.detour.adapter.upstream.HttpClient5UpstreamClient;
+import dev.detour.adapter.upstream.Http1UpstreamClient;
 import dev.detour.testkit.Gateway;
 import dev.detour.testkit.TestDatabase;
 import java.sql.Connection;
@@ -83,7 +83,7 @@ final class RecoveryFixture {
     static RecoveryScheduler scheduler(Gateway gw, String holder, ProbeBudget budget, Executor executor) {
         MyBatisRecoveryStore store = new MyBatisRecoveryStore(gw.app.database());
         MyBatisPoolStore pool = new MyBatisPoolStore(gw.app.database(), Secrets.load(gw.app.config()).box());
-        HttpClient5UpstreamClient upstream = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(5));
+        Http1UpstreamClient upstream = new Http1UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(5));
         ModelTester tester = new ModelTester(upstream, gw.app.snapshot(), pool, store, gw.app.events(), gw.clock);
         return new RecoveryScheduler(store, gw.app.snapshot(), tester, budget,
                 new LeaderLease(store, holder, Duration.ofSeconds(90)), executor, ZoneId.of("UTC"),

@@ -1,57 +1,112 @@
 package dev.detour.adapter.upstream;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import org.apache.hc.core5.http.config.Http1Config;
-import org.apache.hc.core5.http.impl.io.ChunkedInputStream;
-import org.apache.hc.core5.http.io.SessionInputBuffer;
 
 /**
- * A chunked upstream body that also knows when its next chunk has already arrived, so a stream relay
- * can pass on every frame that came in one read of the socket with one write to its client.
- *
- * <p>HttpCore's {@link ChunkedInputStream} ends each read at a chunk's end and reports nothing
- * {@link #available()} there, even when the connection's buffer holds the next chunks: an upstream
- * writes each SSE frame as its own chunk, and under load several arrive together. Here, at a chunk's
- * end, the unread bytes are read in place: they are the tail of what the last socket read put in the
- * connection's buffer (HttpCore moves what is unread to the front before each read and appends after
- * it). When they hold the next chunk's whole size line and at least one byte of its data, the next read
- * returns without waiting for the network, and {@code available()} says so. Anything less (a size line
- * cut by the read, the last chunk, bytes that came before this body's first read) reports 0, as before.
+ * A chunked upstream body (RFC 9112 §7.1) that also knows when its next chunk has already arrived, so a stream relay
+ * can pass on every frame that came in one read of the socket with one write to its client: an upstream writes each
+ * SSE frame as its own chunk, and under load several arrive together. At a chunk's end, {@link #available()} looks
+ * at the connection's buffered bytes: when they hold the next chunk's whole size line and at least one byte of its
+ * data, the next read returns without waiting for the network. A read never takes bytes past its chunk, so every
+ * byte not yet returned is in the buffer.
  */
-final class ChunkedBody extends ChunkedInputStream {
-    private final SessionInputBuffer buffer;
-    private final LastRead socket;
+final class ChunkedBody extends BulkInput {
+    private static final int MAX_TRAILERS = 100;
 
-    private ChunkedBody(SessionInputBuffer buffer, LastRead socket, Http1Config config) {
-        super(buffer, socket, config);
-        this.buffer = buffer;
-        this.socket = socket;
-    }
+    private final ReadBuffer in;
+    private long leftInChunk;
+    private boolean started;
+    private boolean ended;
 
-    /** The body of a chunked message read from {@code buffer}, which fills from {@code socket}. */
-    static ChunkedBody of(SessionInputBuffer buffer, InputStream socket, Http1Config config) {
-        return new ChunkedBody(buffer, new LastRead(socket), config);
+    ChunkedBody(ReadBuffer in) {
+        this.in = in;
     }
 
     @Override
-    public int available() throws IOException {
-        int inChunk = super.available();
-        if (inChunk > 0) {
-            return inChunk;
+    public int read(byte[] into, int offset, int length) throws IOException {
+        if (ended) {
+            return -1;
         }
-        int unread = buffer.length();
-        if (unread == 0 || socket.bytes == null || unread > socket.end) {
+        if (length == 0) {
             return 0;
         }
-        return nextChunkArrived(socket.bytes, socket.end - unread, socket.end) ? 1 : 0;
+        if (leftInChunk == 0) {
+            nextChunk();
+            if (ended) {
+                return -1;
+            }
+        }
+        int n = in.read(into, offset, (int) Math.min(length, leftInChunk));
+        if (n < 0) {
+            throw new Http1Failure.ClosedEarly("the upstream closed the connection inside a chunk");
+        }
+        leftInChunk -= n;
+        return n;
+    }
+
+    @Override
+    public int available() {
+        if (ended) {
+            return 0;
+        }
+        if (leftInChunk > 0) {
+            return (int) Math.min(leftInChunk, in.buffered());
+        }
+        return in.holdsNextChunk() ? 1 : 0;
+    }
+
+    /** The end of the body: the last chunk and its trailers were read. */
+    boolean ended() {
+        return ended;
+    }
+
+    /** Reads the line end closing the previous chunk's data, then the next chunk's size line, in place. */
+    private void nextChunk() throws IOException {
+        if (started && !emptyLine("after a chunk")) {
+            throw new Http1Failure.BadChunk("a chunk's data is longer than its size");
+        }
+        started = true;
+        int lineEnd = in.lineEnd();
+        if (lineEnd < 0) {
+            throw new Http1Failure.ClosedEarly("the upstream closed the connection before the next chunk");
+        }
+        long size = chunkSize(in.array(), in.position(), lineEnd);
+        in.skipTo(lineEnd + 1);
+        if (size < 0) {
+            throw new Http1Failure.BadChunk("bad chunk header");
+        }
+        if (size == 0) {
+            readTrailers();
+            ended = true;
+        }
+        leftInChunk = size;
+    }
+
+    private void readTrailers() throws IOException {
+        for (int i = 0; i <= MAX_TRAILERS; i++) {
+            if (emptyLine("inside the trailers")) {
+                return;
+            }
+        }
+        throw new Http1Failure.BadChunk("more than " + MAX_TRAILERS + " trailer lines");
+    }
+
+    /** Reads one line; whether it was empty (CRLF or a lone LF). */
+    private boolean emptyLine(String where) throws IOException {
+        int lineEnd = in.lineEnd();
+        if (lineEnd < 0) {
+            throw new Http1Failure.ClosedEarly("the upstream closed the connection " + where);
+        }
+        int from = in.position();
+        boolean empty = lineEnd == from || lineEnd == from + 1 && in.array()[from] == '\r';
+        in.skipTo(lineEnd + 1);
+        return empty;
     }
 
     /**
-     * Whether {@code bytes[from, to)}, the unread bytes at a chunk boundary, hold the next chunk's size
-     * line (after the line end that closes the previous chunk's data, when that is still unread) and at
-     * least one byte of a non-empty chunk. A lone LF ends a line, as HttpCore reads it.
+     * Whether {@code bytes[from, to)}, the unread bytes at a chunk boundary, hold the next chunk's size line (after
+     * the line end that closes the previous chunk's data, when that is still unread) and at least one byte of a
+     * non-empty chunk. A lone LF ends a line.
      */
     static boolean nextChunkArrived(byte[] bytes, int from, int to) {
         int lineEnd = indexOfLf(bytes, from, to);
@@ -94,31 +149,5 @@ final class ChunkedBody extends ChunkedInputStream {
             }
         }
         return -1;
-    }
-
-    /** The socket's stream, noting where its last read put bytes (for the session buffer, in its own array). */
-    private static final class LastRead extends FilterInputStream {
-        private byte[] bytes;
-        private int end;
-
-        LastRead(InputStream socket) {
-            super(socket);
-        }
-
-        @Override
-        public int read(byte[] into, int offset, int length) throws IOException {
-            int n = in.read(into, offset, length);
-            if (n > 0) {
-                bytes = into;
-                end = offset + n;
-            }
-            return n;
-        }
-
-        @Override
-        public int read() throws IOException {
-            bytes = null; // a single byte read is not one the buffer's tail can be found from
-            return in.read();
-        }
     }
 }

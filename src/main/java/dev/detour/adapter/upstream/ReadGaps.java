@@ -76,6 +76,21 @@ final class ReadGaps {
             open.remove(this);
         }
 
+        /**
+         * Runs one blocking step that is not a read (a connect, a TLS handshake) under this gap as if it were one:
+         * cut by the sweep once it waits longer than the gap, it fails with a {@link SocketTimeoutException}.
+         */
+        void during(BlockingStep step) throws IOException {
+            readingSince = nanoTime.getAsLong();
+            try {
+                step.run();
+            } catch (IOException e) {
+                throw silent ? readTimedOut() : e;
+            } finally {
+                readingSince = NOT_READING;
+            }
+        }
+
         /** The connection's socket input, every read timed by this gap. */
         InputStream timing(InputStream socketInput) {
             return new TimedInput(socketInput);
@@ -130,5 +145,10 @@ final class ReadGaps {
                 }
             }
         }
+    }
+
+    /** A blocking step {@link Gap#during} times. */
+    interface BlockingStep {
+        void run() throws IOException;
     }
 }

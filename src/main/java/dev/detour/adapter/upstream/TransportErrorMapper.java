@@ -5,6 +5,7 @@ import dev.detour.core.failure.TransportErrorType;
 import dev.detour.core.secret.SecretMask;
 import dev.detour.gateway.port.UpstreamTransportException;
 import java.io.EOFException;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketException;
@@ -13,14 +14,9 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Collection;
 import javax.net.ssl.SSLException;
-import org.apache.hc.client5.http.ConnectTimeoutException;
-import org.apache.hc.core5.http.ConnectionClosedException;
-import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
-import org.apache.hc.core5.http.MalformedChunkCodingException;
-import org.apache.hc.core5.http.NoHttpResponseException;
 
 /**
- * Turns whatever HttpClient threw into the transport fact the classifier reads (P-4). Timeout
+ * Turns whatever the upstream client threw into the transport fact the classifier reads (P-4). Timeout
  * messages name the ceiling and its value; every message is scrubbed of the request's secrets.
  */
 final class TransportErrorMapper {
@@ -57,10 +53,10 @@ final class TransportErrorMapper {
 
     /** The outermost recognised exception decides, except a TLS wrapper around a known cause. */
     private TransportError classify(Throwable t, Collection<String> secrets) {
-        if (t instanceof ConnectTimeoutException) {
+        if (t instanceof Http1Failure.ConnectTimedOut) {
             return new TransportError(TransportErrorType.CONNECT_TIMEOUT, connectTimeoutMessage);
         }
-        if (t instanceof ConnectionRequestTimeoutException) {
+        if (t instanceof Http1Failure.PoolExhausted) {
             // A local pool shortage, not the upstream's fault; the limits are sized so this is rare.
             return new TransportError(TransportErrorType.OTHER, "connection pool exhausted: " + detail(t, secrets));
         }
@@ -77,11 +73,10 @@ final class TransportErrorMapper {
             TransportError inner = t.getCause() == null ? null : classify(t.getCause(), secrets);
             return inner != null ? inner : new TransportError(TransportErrorType.TLS, "tls error: " + detail(t, secrets));
         }
-        if (t instanceof SocketException && isReset(t.getMessage())) {
+        if (isReset(t)) {
             return new TransportError(TransportErrorType.CONNECTION_RESET, "connection reset: " + detail(t, secrets));
         }
-        if (t instanceof ConnectionClosedException || t instanceof MalformedChunkCodingException
-                || t instanceof NoHttpResponseException || t instanceof EOFException) {
+        if (t instanceof EOFException || t instanceof Http1Failure.NoAnswer || t instanceof Http1Failure.BadChunk) {
             return new TransportError(TransportErrorType.CLOSED_EARLY,
                     "upstream closed the connection early: " + detail(t, secrets));
         }
@@ -90,11 +85,14 @@ final class TransportErrorMapper {
 
     /** The upstream closed the connection before any byte of an answer: end of stream at the status line, a reset. */
     static boolean noAnswer(Throwable t) {
-        return t instanceof NoHttpResponseException || t instanceof SocketException && isReset(t.getMessage());
+        return t instanceof Http1Failure.NoAnswer || isReset(t);
     }
 
-    private static boolean isReset(String message) {
-        return message != null && (message.contains("reset") || message.contains("Broken pipe"));
+    /** A reset or a broken pipe: a socket reports it as a SocketException, a socket channel as an IOException. */
+    private static boolean isReset(Throwable t) {
+        String message = t.getMessage();
+        return (t instanceof SocketException || t.getClass() == IOException.class) && message != null
+                && (message.contains("reset") || message.contains("Broken pipe"));
     }
 
     private static String rootDetail(Throwable t, Collection<String> secrets) {

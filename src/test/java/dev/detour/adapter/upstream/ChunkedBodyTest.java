@@ -2,16 +2,14 @@ package dev.detour.adapter.upstream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
-import org.apache.hc.core5.http.impl.BasicHttpTransportMetrics;
-import org.apache.hc.core5.http.impl.io.SessionInputBufferImpl;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,15 +19,14 @@ import org.junit.jupiter.api.Test;
  */
 class ChunkedBodyTest {
     private final Pieces socket = new Pieces();
-    /** As a connection makes it: 8 KiB, chunks over 512 bytes read past it when it is empty. */
-    private final SessionInputBufferImpl buffer =
-            new SessionInputBufferImpl(new BasicHttpTransportMetrics(), 8192, -1, 0, null);
+    /** As a connection makes it: 8 KiB; a read of a whole buffer or more goes past it when it is empty. */
+    private final ReadBuffer buffer = new ReadBuffer(socket);
 
     @Test
     void theNextChunkIsReadyWhenItsSizeLineAndSomeDataCameWithThePreviousOne() {
         assertTrue(arrived("\r\n1a\r\nd"));
         assertTrue(arrived("1a\r\nd"), "the body's first chunk (no closing CRLF before it)");
-        assertTrue(arrived("\n5\nhello"), "a lone LF ends a line, as HttpCore reads it");
+        assertTrue(arrived("\n5\nhello"), "a lone LF ends a line");
         assertTrue(arrived("\r\n5;name=value\r\nh"), "an extension is skipped");
         assertTrue(arrived("\r\n 5 \r\nh"));
     }
@@ -50,7 +47,7 @@ class ChunkedBodyTest {
     @Test
     void chunksThatCameInOneReadAreReadyAndTheReadThatWouldWaitIsNot() throws Exception {
         socket.add("5\r\nhello\r\n5\r\nworld\r\n");
-        ChunkedBody body = ChunkedBody.of(buffer, socket, WatchedConnections.HTTP1);
+        ChunkedBody body = new ChunkedBody(buffer);
 
         assertEquals("hello", read(body));
         assertTrue(body.available() > 0, "world came in the same read");
@@ -68,26 +65,48 @@ class ChunkedBodyTest {
     }
 
     @Test
-    void bytesBufferedBeforeTheBodysFirstReadAreNotVouchedFor() throws Exception {
-        buffer.fillBuffer(new ByteArrayInputStream(ascii("5\r\nhello\r\n5\r\nworld\r\n"))); // came with the head
-        ChunkedBody body = ChunkedBody.of(buffer, socket, WatchedConnections.HTTP1);
+    void chunksThatCameWithTheAnswersHeadAreReadyAsWell() throws Exception {
+        socket.add("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n5\r\nworld\r\n");
+        ResponseHead head = ResponseHead.read(buffer);
+        ChunkedBody body = new ChunkedBody(buffer);
 
+        assertEquals(200, head.status());
+        assertTrue(body.available() > 0, "the first chunk came with the head");
         assertEquals("hello", read(body));
-        assertEquals(0, body.available(), "unseen bytes: a relay flushes, as it did before");
+        assertTrue(body.available() > 0, "and so did the next");
         assertEquals("world", read(body));
     }
 
     @Test
-    void aChunkReadStraightIntoTheCallersArrayLeavesNothingToVouchFor() throws Exception {
-        String big = "x".repeat(1000); // over HttpCore's 512-byte limit: read past the buffer
-        socket.add("3e8\r\n");
-        socket.add(big + "\r\n3\r\nabc\r\n");
-        ChunkedBody body = ChunkedBody.of(buffer, socket, WatchedConnections.HTTP1);
+    void aChunkReadStraightIntoTheCallersArrayTakesNothingPastItsEnd() throws Exception {
+        String big = "x".repeat(ReadBuffer.SIZE + 1000); // a read of a whole buffer or more skips the buffer
+        socket.add(Integer.toHexString(big.length()) + "\r\n");
+        socket.add(big + "\r\n3\r\nabc\r\n0\r\n\r\n");
+        ChunkedBody body = new ChunkedBody(buffer);
 
-        byte[] into = new byte[2000];
-        assertEquals(1000, body.read(into, 0, into.length));
-        assertEquals(big, new String(into, 0, 1000, StandardCharsets.US_ASCII));
-        assertEquals(0, body.available(), "the next chunk is in the socket, not the buffer");
+        byte[] into = new byte[2 * ReadBuffer.SIZE];
+        int n = body.read(into, 0, into.length);
+        StringBuilder got = new StringBuilder(new String(into, 0, n, StandardCharsets.US_ASCII));
+        while (got.length() < big.length()) {
+            n = body.read(into, 0, into.length);
+            got.append(new String(into, 0, n, StandardCharsets.US_ASCII));
+        }
+        assertEquals(big, got.toString());
+        assertEquals("abc", read(body));
+        assertEquals(-1, body.read(into, 0, into.length));
+        assertTrue(body.ended());
+    }
+
+    @Test
+    void aSizeLineThatIsNoneAndABodyCutShortAreFailures() throws Exception {
+        socket.add("zz\r\nhello\r\n");
+        ChunkedBody bad = new ChunkedBody(buffer);
+        assertThrows(Http1Failure.BadChunk.class, () -> bad.read(new byte[16]));
+
+        ReadBuffer other = new ReadBuffer(new java.io.ByteArrayInputStream(ascii("5\r\nhel")));
+        ChunkedBody cut = new ChunkedBody(other);
+        assertEquals("hel", read(cut));
+        assertThrows(Http1Failure.ClosedEarly.class, () -> cut.read(new byte[16]));
     }
 
     private static boolean arrived(String unread) {

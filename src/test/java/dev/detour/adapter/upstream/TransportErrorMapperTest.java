@@ -23,14 +23,6 @@ import java.util.List;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
-import org.apache.hc.client5.http.ClientProtocolException;
-import org.apache.hc.client5.http.ConnectTimeoutException;
-import org.apache.hc.core5.http.ConnectionClosedException;
-import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
-import org.apache.hc.core5.http.MalformedChunkCodingException;
-import org.apache.hc.core5.http.NoHttpResponseException;
-import org.apache.hc.core5.http.ProtocolException;
-import org.apache.hc.core5.http.TruncatedChunkException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -55,15 +47,20 @@ class TransportErrorMapperTest {
                 Arguments.of(new SSLHandshakeException("PKIX path building failed"), TransportErrorType.TLS),
                 Arguments.of(new SSLException("read failed", new SocketException("Connection reset")),
                         TransportErrorType.CONNECTION_RESET),
-                Arguments.of(new ConnectionClosedException("Premature end of Content-Length delimited message body"),
+                Arguments.of(new IOException("Connection reset by peer"), TransportErrorType.CONNECTION_RESET),
+                Arguments.of(new IOException("Broken pipe"), TransportErrorType.CONNECTION_RESET),
+                Arguments.of(new Http1Failure.ClosedEarly("Premature end of Content-Length delimited message body"),
                         TransportErrorType.CLOSED_EARLY),
-                Arguments.of(new MalformedChunkCodingException("Bad chunk header"), TransportErrorType.CLOSED_EARLY),
-                Arguments.of(new TruncatedChunkException("Truncated chunk"), TransportErrorType.CLOSED_EARLY),
-                Arguments.of(new NoHttpResponseException("The target server failed to respond"),
+                Arguments.of(new Http1Failure.BadChunk("bad chunk header"), TransportErrorType.CLOSED_EARLY),
+                Arguments.of(new Http1Failure.ClosedEarly("the upstream closed the connection inside a chunk"),
+                        TransportErrorType.CLOSED_EARLY),
+                Arguments.of(new Http1Failure.NoAnswer("the upstream closed the connection without answering"),
                         TransportErrorType.CLOSED_EARLY),
                 Arguments.of(new EOFException(), TransportErrorType.CLOSED_EARLY),
-                Arguments.of(new ConnectionRequestTimeoutException("Timeout deadline: 3 MINUTES"), TransportErrorType.OTHER),
-                Arguments.of(new ClientProtocolException(new ProtocolException("Invalid header")), TransportErrorType.OTHER),
+                Arguments.of(new Http1Failure.PoolExhausted("no connection came free"), TransportErrorType.OTHER),
+                Arguments.of(new Http1Failure.Malformed("invalid header line from the upstream"), TransportErrorType.OTHER),
+                Arguments.of(new IOException("wrapped", new Http1Failure.Malformed("invalid status line")),
+                        TransportErrorType.OTHER),
                 Arguments.of(new SocketException("Socket closed"), TransportErrorType.OTHER),
                 Arguments.of(new IllegalStateException("pool shut down"), TransportErrorType.OTHER));
     }
@@ -98,7 +95,7 @@ class TransportErrorMapperTest {
     void credentialsOfTheRequestNeverReachTheMessage() {
         UpstreamRequest request = new UpstreamRequest("POST", "https://relay.example/v1beta/models?alt=sse&key=" + KEY,
                 List.of(new Header("Authorization", "Bearer " + KEY), new Header("x-api-key", KEY)), null);
-        var failure = new ClientProtocolException("Bad request line for key=" + KEY + " with Bearer " + KEY);
+        var failure = new Http1Failure.Malformed("Bad request line for key=" + KEY + " with Bearer " + KEY);
 
         String message = mapper.toException(failure, RequestSecrets.of(request)).getMessage();
 
@@ -112,9 +109,8 @@ class TransportErrorMapperTest {
         assertSame(mapped, mapper.toException(mapped, List.of()));
     }
 
-    private static ConnectTimeoutException connectTimeout() {
-        var timeout = new ConnectTimeoutException("Connect to http://10.0.0.1:80 failed: Connect timed out");
-        timeout.initCause(new SocketTimeoutException("Connect timed out"));
-        return timeout;
+    private static Http1Failure.ConnectTimedOut connectTimeout() {
+        return new Http1Failure.ConnectTimedOut("connect to http://10.0.0.1:80 timed out",
+                new SocketTimeoutException("Read timed out")); // the gap cut the connect, as it cuts a read
     }
 }

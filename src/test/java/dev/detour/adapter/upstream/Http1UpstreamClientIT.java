@@ -43,16 +43,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The real pooled client against a real scripted upstream on loopback. */
 @Timeout(60) // a hang guard only: no assertion here depends on timing
-class HttpClient5UpstreamClientIT {
+class Http1UpstreamClientIT {
     private static final String KEY = "sk-test-secret-0123456789abcd";
 
     private FakeUpstream upstream;
-    private HttpClient5UpstreamClient client;
+    private Http1UpstreamClient client;
 
     @BeforeEach
     void start() {
         upstream = FakeUpstream.start();
-        client = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30));
+        client = new Http1UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30));
     }
 
     @AfterEach
@@ -79,12 +79,12 @@ class HttpClient5UpstreamClientIT {
     }
 
     /**
-     * N-7: a connection's buffers are 8 KiB ({@code WatchedConnections.HTTP1}); a request body, an answer and a
+     * N-7: a connection's buffers are 8 KiB ({@code ReadBuffer.SIZE}); a request body, an answer and a
      * header line longer than that still pass whole, on a reused connection as on a new one.
      */
     @Test
     void bodiesAndHeaderLinesLongerThanAConnectionsBuffersPassWhole() throws Exception {
-        assertEquals(8 * 1024, WatchedConnections.HTTP1.getBufferSize());
+        assertEquals(8 * 1024, ReadBuffer.SIZE);
         String header = "v".repeat(7_000);
         for (int round = 0; round < 2; round++) {
             String asked = "{\"model\":\"gpt-4o\",\"messages\":[{\"role\":\"user\",\"content\":\""
@@ -120,6 +120,68 @@ class HttpClient5UpstreamClientIT {
         assertNull(sent.header("proxy-authorization"));
         assertEquals("2", sent.header("content-length"));
         assertEquals("127.0.0.1:" + upstream.port(), sent.header("host"));
+    }
+
+    /** The client's own User-Agent goes upstream (P-2); without one, Detour names itself rather than sending none. */
+    @Test
+    void aRequestWithoutAUserAgentNamesDetourAndOneWithItsOwnKeepsIt() throws Exception {
+        upstream.enqueue(Reply.chatCompletion());
+        upstream.enqueue(Reply.chatCompletion());
+        try (UpstreamResponse response = client.send(chat("{}"))) {
+            readAll(response.body());
+        }
+        assertEquals("Detour", upstream.lastRequest().header("user-agent"));
+
+        try (UpstreamResponse response = client.send(new UpstreamRequest("POST", upstream.url() + "/v1/x",
+                List.of(new Header("User-Agent", "claude-cli/2.0"), new Header("Content-Type", "application/json")),
+                "{}".getBytes(StandardCharsets.UTF_8)))) {
+            readAll(response.body());
+        }
+        assertEquals("claude-cli/2.0", upstream.lastRequest().header("user-agent"));
+    }
+
+    /** A header value cannot start a header of its own: line breaks in it go out as spaces. */
+    @Test
+    void aLineBreakInAHeaderValueGoesOutAsASpace() throws Exception {
+        upstream.enqueue(Reply.chatCompletion());
+        try (UpstreamResponse response = client.send(new UpstreamRequest("POST", upstream.url() + "/v1/x",
+                List.of(new Header("x-app", "cli\r\nx-injected: yes")), "{}".getBytes(StandardCharsets.UTF_8)))) {
+            readAll(response.body());
+        }
+        assertEquals("cli  x-injected: yes", upstream.lastRequest().header("x-app"));
+        assertNull(upstream.lastRequest().header("x-injected"));
+    }
+
+    /**
+     * An upstream that writes bytes past its answer's end (a second answer nobody asked for) leaves the connection
+     * out of step: it is not reused, and the next request is answered on a fresh one.
+     */
+    @Test
+    void aConnectionWithBytesPastItsAnswerIsNotReused() throws Exception {
+        try (ServerSocket server = new ServerSocket(0)) {
+            ExecutorService serving = Executors.newSingleThreadExecutor();
+            serving.submit(() -> {
+                for (int i = 0; i < 2; i++) {
+                    try (var socket = server.accept()) {
+                        readRequestHead(socket.getInputStream());
+                        String answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}";
+                        socket.getOutputStream().write((answer + answer).getBytes(StandardCharsets.US_ASCII));
+                        socket.getOutputStream().flush();
+                        socket.getInputStream().read(); // held open until the client closes it
+                    }
+                }
+                return null;
+            });
+            String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1/models";
+            for (int i = 0; i < 2; i++) {
+                try (UpstreamResponse response = client.send(get(url))) {
+                    readAll(response.body());
+                    assertEquals(200, response.status());
+                }
+            }
+            serving.shutdown();
+            assertTrue(serving.awaitTermination(30, TimeUnit.SECONDS), "two connections accepted and closed");
+        }
     }
 
     @Test
@@ -178,7 +240,7 @@ class HttpClient5UpstreamClientIT {
     @Test
     void upstreamSilentBeforeHeadersFailsWithReadTimeoutNamingTheCeiling() {
         upstream.enqueue(Reply.stallBeforeHeaders());
-        try (var impatient = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofMillis(300))) {
+        try (var impatient = new Http1UpstreamClient(Duration.ofSeconds(5), Duration.ofMillis(300))) {
             var failure = assertThrows(UpstreamTransportException.class, () -> impatient.send(chat("{}")));
             assertEquals(TransportErrorType.READ_TIMEOUT, failure.error().type());
             assertEquals("read timeout: no data from upstream for 300 ms (read timeout 300 ms)",
@@ -189,7 +251,7 @@ class HttpClient5UpstreamClientIT {
     @Test
     void upstreamSilentAfterTheFirstFrameFailsTheBodyReadWithReadTimeout() throws Exception {
         upstream.enqueue(Reply.sse(List.of("warm-up")), Reply.stallAfterFirstFrame(List.of("first", "never")));
-        try (var impatient = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(1))) {
+        try (var impatient = new Http1UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(1))) {
             // A warm pooled connection and a warm fake, so the headers never come near the ceiling.
             try (UpstreamResponse warmUp = impatient.send(chat("{}"))) {
                 readAll(warmUp.body());
@@ -306,7 +368,7 @@ class HttpClient5UpstreamClientIT {
     void aConnectionTheUpstreamClosedWhileIdleIsNotReused() throws Exception {
         String answer = "{\"ok\":true}";
         try (ServerSocket server = new ServerSocket(0);
-                var checkedEveryTime = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
+                var checkedEveryTime = new Http1UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30),
                         10, 10, Duration.ZERO, System::nanoTime, false)) {
             CountDownLatch firstClosed = new CountDownLatch(1);
             ExecutorService serving = answerOnceAndClose(server, 2, answer, firstClosed);
@@ -367,7 +429,7 @@ class HttpClient5UpstreamClientIT {
             for (Lease lease : List.of(new Lease(Duration.ZERO, false), new Lease(Duration.ofMillis(2900), false),
                     new Lease(Duration.ofSeconds(4), true), new Lease(Duration.ofSeconds(4), false),
                     new Lease(Duration.ofSeconds(30), true), new Lease(Duration.ofSeconds(6), false),
-                    new Lease(HttpClient5UpstreamClient.WATCHED_REUSE.plusSeconds(1), true))) {
+                    new Lease(Http1UpstreamClient.WATCHED_REUSE.plusSeconds(1), true))) {
                 checks.add(leaseChecksAfter(watched, now, lease.idle(), lease.sweptFirst(), get(url)));
             }
             assertEquals(List.of(0L, 0L, 0L, 1L, 1L, 2L, 3L), checks);
@@ -462,7 +524,7 @@ class HttpClient5UpstreamClientIT {
     @Test
     void aFreshConnectionThatClosesWithoutAnsweringFailsWithoutASecondSend() throws Exception {
         try (ServerSocket server = new ServerSocket(0);
-                var watched = new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30))) {
+                var watched = new Http1UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30))) {
             ExecutorService serving = Executors.newSingleThreadExecutor();
             serving.submit(() -> {
                 try (var only = server.accept()) {
@@ -591,7 +653,7 @@ class HttpClient5UpstreamClientIT {
                     readRequestHead(only.getInputStream());
                     only.getOutputStream().write(reply);
                     readRequestHead(only.getInputStream());
-                    now.addAndGet(HttpClient5UpstreamClient.CLOSED_UNDER_REQUEST.plusSeconds(1).toNanos());
+                    now.addAndGet(Http1UpstreamClient.CLOSED_UNDER_REQUEST.plusSeconds(1).toNanos());
                 } // worked on it past the window, then closed without a word
                 return null;
             });
@@ -613,7 +675,7 @@ class HttpClient5UpstreamClientIT {
      * background check and lets 100 ms pass), sends {@code request} to the fake upstream, and returns how
      * many leases so far waited for the lease-time check.
      */
-    private long leaseChecksAfter(HttpClient5UpstreamClient watched, AtomicLong now, Duration idle,
+    private long leaseChecksAfter(Http1UpstreamClient watched, AtomicLong now, Duration idle,
             boolean sweptFirst, UpstreamRequest request) throws Exception {
         now.addAndGet(idle.toNanos());
         if (sweptFirst) {
@@ -628,9 +690,9 @@ class HttpClient5UpstreamClientIT {
     }
 
     /** A client whose reuse rules run on {@code now}; background checks only when the test runs them. */
-    private static HttpClient5UpstreamClient watchedClient(AtomicLong now) {
-        return new HttpClient5UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30), 10, 10,
-                HttpClient5UpstreamClient.UNCHECKED_REUSE, now::get, false);
+    private static Http1UpstreamClient watchedClient(AtomicLong now) {
+        return new Http1UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30), 10, 10,
+                Http1UpstreamClient.UNCHECKED_REUSE, now::get, false);
     }
 
     /** A second send would have connected before send() returned, so it would already wait in the backlog. */
