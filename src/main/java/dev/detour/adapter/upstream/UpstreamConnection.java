@@ -19,9 +19,9 @@ import javax.net.ssl.SSLSocketFactory;
  * https, the host name verified), its {@link ReadBuffer}, and what {@link ConnectionPool}'s reuse rules keep about it.
  *
  * <p>P-4 is kept by {@link ReadGaps}, not by socket timeouts: the connect, the TLS handshake and every read wait
- * without a timeout and are cut by the gap's sweep. A timed connect or read would leave the socket non-blocking for
- * good (the JDK's socket implementation switches once and never back), which costs every later read that finds no
- * data two more system calls: a held stream's relay makes such a read for nearly every frame.
+ * without a timeout and are cut by the gap's sweep. A socket that waited with a timeout once stays non-blocking (the
+ * JDK's socket implementation switches and does not switch back), which costs every later read that finds no data
+ * two more system calls: a held stream's relay makes such a read for nearly every frame.
  */
 final class UpstreamConnection {
     /** A request whose head and body fit in this goes out in one write. */
