@@ -79,7 +79,7 @@ final class Report {
     /** Item 6: the peers that run here, in the same run: nginx, the Portkey gateway, Detour. */
     private void peers() {
         md.append("## Peers (buffered chat completion; same upstream)\n\n");
-        md.append("| figure | nginx proxy_pass | bare Jetty + HttpClient5 | Portkey gateway | Detour | Detour/bare"
+        md.append("| figure | nginx proxy_pass | bare Jetty + upstream client | Portkey gateway | Detour | Detour/bare"
                 + " | Detour/Portkey | Detour/nginx |\n");
         md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
         peerRow("Throughput, concurrency 16 (req/s; median round)", "tput.%s.rps", 0);
