@@ -69,12 +69,7 @@ final class Http1Response implements UpstreamResponse {
 
     @Override
     public String header(String name) {
-        for (Header header : headers) {
-            if (header.name().equalsIgnoreCase(name)) {
-                return header.value();
-            }
-        }
-        return null;
+        return ResponseHead.first(headers, name);
     }
 
     @Override

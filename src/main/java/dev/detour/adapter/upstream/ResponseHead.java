@@ -38,7 +38,12 @@ record ResponseHead(int status, boolean http11, List<Header> headers) {
 
     /** The first value of a field, by name in any case; null when absent. */
     String first(String name) {
-        for (Header header : headers) {
+        return first(headers, name);
+    }
+
+    /** The first value of a field among {@code fields}, by name in any case; null when absent. */
+    static String first(List<Header> fields, String name) {
+        for (Header header : fields) {
             if (header.name().equalsIgnoreCase(name)) {
                 return header.value();
             }
@@ -48,18 +53,8 @@ record ResponseHead(int status, boolean http11, List<Header> headers) {
 
     /** Whether the connection may carry another exchange after this answer (RFC 9112 §9.3). */
     boolean keepsAlive() {
-        boolean close = false;
-        boolean keepAlive = false;
-        for (Header header : headers) {
-            if (header.name().equalsIgnoreCase("Connection")) {
-                for (String token : header.value().split(",")) {
-                    String t = token.trim().toLowerCase(Locale.ROOT);
-                    close |= t.equals("close");
-                    keepAlive |= t.equals("keep-alive");
-                }
-            }
-        }
-        return !close && (http11 || keepAlive);
+        List<String> tokens = connectionTokens();
+        return !tokens.contains("close") && (http11 || tokens.contains("keep-alive"));
     }
 
     /** The field names the Connection field lists (RFC 9110 §7.6.1: hop-by-hop as well), lower case. */
