@@ -52,6 +52,61 @@ class ProductionJvmFlagsTest {
         assertTrue(output.matches("(?s).*\\bCompileThresholdScaling\\s+= 0\\.25.*"), "C2 after a quarter of the calls");
     }
 
+    /**
+     * N-8: under the production flags a thread's priority is a nice value, so Java 17's request threads
+     * (JettyServer, the lowest priority) run at nice 4 — and no thread of the JVM's own runs above nice 0, even
+     * when it runs as root (CI does; the JVM's table would give its GC, compiler and VM threads nice -4).
+     */
+    @Test
+    void underThemTheLowestPriorityIsNiceFourAndNoThreadRunsAboveNormal() throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(productionFlags());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(ThreadNices.class.getName());
+        Process java = new ProcessBuilder(command).start();
+        String output = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, java.waitFor(), output);
+        List<String> lines = output.lines().toList();
+        assertTrue(lines.contains("lowest-priority 4"), output);
+        List<String> nices = lines.stream().filter(line -> line.startsWith("thread ")).toList();
+        assertTrue(nices.size() >= 5, "the JVM's own threads are listed: " + output);
+        for (String line : nices) {
+            assertTrue(Integer.parseInt(line.substring(line.lastIndexOf(' ') + 1)) >= 0, line);
+        }
+    }
+
+    /** Run under the production flags: the nice of a lowest-priority thread, then of every thread of the JVM. */
+    public static final class ThreadNices {
+        public static void main(String[] args) throws Exception {
+            String[] lowest = new String[1];
+            Thread low = new Thread(() -> lowest[0] = nice(Path.of("/proc/thread-self")));
+            low.setPriority(Thread.MIN_PRIORITY);
+            low.start();
+            low.join();
+            System.out.println("lowest-priority " + lowest[0]);
+            try (var tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+                for (Path task : tasks) {
+                    String nice = nice(task);
+                    if (nice != null) { // null: a thread that ended meanwhile
+                        System.out.println("thread " + task.getFileName() + " " + nice);
+                    }
+                }
+            }
+        }
+
+        /** Field 19 of a task's stat: its nice value (fields counted after the parenthesised name). */
+        private static String nice(Path task) {
+            try {
+                String stat = Files.readString(task.resolve("stat"));
+                return stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16];
+            } catch (java.io.IOException e) {
+                return null;
+            }
+        }
+    }
+
     private static List<String> productionFlags() throws Exception {
         List<String> flags = ProductionFlags.read();
         assertTrue(flags.contains("-Xmx512m"), "the heap N-3 sizes for");

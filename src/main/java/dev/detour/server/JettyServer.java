@@ -29,6 +29,17 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /** Builds an unstarted Jetty server from path-spec → servlet routes; tests start it on port 0. */
 public final class JettyServer {
     static final int ACCEPT_QUEUE = 2048;
+    /**
+     * N-8, D-2: the priority of the request threads where every request has a platform thread of its own (Java 17).
+     * There the one event-writer thread got a thread's share of two cores busy with 16+ request threads and fell
+     * seconds behind under sustained load: newer events waited in the journal, were stored after the load, and
+     * reading them back cost ~20 % more CPU per request (docs/performance.md, session 40). The lowest Java priority,
+     * with the production flags' {@code -XX:ThreadPriorityPolicy=1} ({@code bin/jvm-flags}), is nice 4: the writer,
+     * MariaDB and the other nice-0 threads win a contested core more often and keep pace; served throughput is the
+     * same. Without that flag the JVM ignores thread priorities. On virtual threads (21+) the request threads are
+     * two carriers and the writer keeps up as it is: their priority stays normal.
+     */
+    static final int PLATFORM_REQUEST_THREAD_PRIORITY = Thread.MIN_PRIORITY;
 
     private JettyServer() {
     }
@@ -60,6 +71,8 @@ public final class JettyServer {
         // Virtual threads only where the JVM has them: passing an executor on 17 throws.
         if (VirtualThreads.areSupported()) {
             threads.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("detour-vt"));
+        } else {
+            threads.setThreadsPriority(PLATFORM_REQUEST_THREAD_PRIORITY);
         }
         Server server = new Server(threads);
         HttpConfiguration http = new HttpConfiguration();

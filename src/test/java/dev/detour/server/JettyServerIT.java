@@ -16,6 +16,7 @@ import java.util.Map;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.VirtualThreads;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -54,6 +55,40 @@ class JettyServerIT {
                     out.flush();
                     assertEquals(headers[0] + "|" + headers[1], readBody(in));
                 }
+            }
+        } finally {
+            server.stop();
+        }
+    }
+
+    /**
+     * N-8: on platform threads (Java 17) requests run at the lowest priority, so the event writer keeps pace with
+     * them (nice 4 under the production flags); on virtual threads (21+) at the normal one, as every thread.
+     */
+    @Test
+    void requestsRunAtTheLowestPriorityOnPlatformThreadsOnly() throws Exception {
+        HttpServlet priority = new HttpServlet() {
+            @Override
+            protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+                Thread thread = Thread.currentThread();
+                byte[] body = (VirtualThreads.isVirtualThread() + " " + thread.getPriority())
+                        .getBytes(StandardCharsets.UTF_8);
+                response.setContentType("text/plain");
+                response.setContentLength(body.length);
+                response.getOutputStream().write(body);
+            }
+        };
+        Server server = JettyServer.newServer("127.0.0.1", 0, Map.of("/*", priority), null, Duration.ofSeconds(1));
+        server.start();
+        try {
+            ServerConnector connector = (ServerConnector) server.getConnectors()[0];
+            try (Socket socket = new Socket("127.0.0.1", connector.getLocalPort())) {
+                socket.getOutputStream().write("GET /p HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                String answer = readBody(new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                        StandardCharsets.UTF_8)));
+                assertEquals(VirtualThreads.areSupported()
+                        ? "true " + Thread.NORM_PRIORITY
+                        : "false " + Thread.MIN_PRIORITY, answer);
             }
         } finally {
             server.stop();
