@@ -40,14 +40,7 @@ class ProductionJvmFlagsTest {
 
     @Test
     void theBuildsJvmStartsWithThem() throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(productionFlags());
-        command.add("-XX:+PrintFlagsFinal");
-        command.add("-version");
-        Process java = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, java.waitFor(), output);
+        String output = javaWithProductionFlags("-XX:+PrintFlagsFinal", "-version");
         assertTrue(output.matches("(?s).*\\bCICompilerCount\\s+= 4\\b.*"), "four compiler threads");
         assertTrue(output.matches("(?s).*\\bCompileThresholdScaling\\s+= 0\\.25.*"), "C2 after a quarter of the calls");
     }
@@ -59,15 +52,8 @@ class ProductionJvmFlagsTest {
      */
     @Test
     void underThemTheLowestPriorityIsNiceFourAndNoThreadRunsAboveNormal() throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(productionFlags());
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(ThreadNices.class.getName());
-        Process java = new ProcessBuilder(command).start();
-        String output = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, java.waitFor(), output);
+        String output = javaWithProductionFlags("-cp", System.getProperty("java.class.path"),
+                ThreadNices.class.getName());
         List<String> lines = output.lines().toList();
         assertTrue(lines.contains("lowest-priority 4"), output);
         List<String> nices = lines.stream().filter(line -> line.startsWith("thread ")).toList();
@@ -105,6 +91,18 @@ class ProductionJvmFlagsTest {
                 return null;
             }
         }
+    }
+
+    /** The build's java with the production flags and {@code args}: its output, once it exited 0. */
+    private static String javaWithProductionFlags(String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(productionFlags());
+        command.addAll(List.of(args));
+        Process java = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, java.waitFor(), output);
+        return output;
     }
 
     private static List<String> productionFlags() throws Exception {

@@ -13,6 +13,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Function;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -30,15 +31,7 @@ class JettyServerIT {
      */
     @Test
     void aKeptAliveConnectionReadsEachRequestsOwnHeadersWithoutAPerConnectionCache() throws Exception {
-        HttpServlet echo = new HttpServlet() {
-            @Override
-            protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-                byte[] body = (request.getHeader("Accept") + "|" + request.getHeader("x-v")).getBytes(StandardCharsets.UTF_8);
-                response.setContentType("text/plain");
-                response.setContentLength(body.length);
-                response.getOutputStream().write(body);
-            }
-        };
+        HttpServlet echo = text(request -> request.getHeader("Accept") + "|" + request.getHeader("x-v"));
         Server server = JettyServer.newServer("127.0.0.1", 0, Map.of("/*", echo), null, Duration.ofSeconds(1));
         server.start();
         try {
@@ -67,23 +60,15 @@ class JettyServerIT {
      */
     @Test
     void requestsRunAtTheLowestPriorityOnPlatformThreadsOnly() throws Exception {
-        HttpServlet priority = new HttpServlet() {
-            @Override
-            protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-                Thread thread = Thread.currentThread();
-                byte[] body = (VirtualThreads.isVirtualThread() + " " + thread.getPriority())
-                        .getBytes(StandardCharsets.UTF_8);
-                response.setContentType("text/plain");
-                response.setContentLength(body.length);
-                response.getOutputStream().write(body);
-            }
-        };
+        HttpServlet priority = text(request -> VirtualThreads.isVirtualThread() + " "
+                + Thread.currentThread().getPriority());
         Server server = JettyServer.newServer("127.0.0.1", 0, Map.of("/*", priority), null, Duration.ofSeconds(1));
         server.start();
         try {
             ServerConnector connector = (ServerConnector) server.getConnectors()[0];
             try (Socket socket = new Socket("127.0.0.1", connector.getLocalPort())) {
-                socket.getOutputStream().write("GET /p HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream()
+                        .write("GET /p HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 String answer = readBody(new BufferedReader(new InputStreamReader(socket.getInputStream(),
                         StandardCharsets.UTF_8)));
                 assertEquals(VirtualThreads.areSupported()
@@ -93,6 +78,19 @@ class JettyServerIT {
         } finally {
             server.stop();
         }
+    }
+
+    /** A servlet answering each GET with {@code answer}'s text, its length stated. */
+    private static HttpServlet text(Function<HttpServletRequest, String> answer) {
+        return new HttpServlet() {
+            @Override
+            protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+                byte[] body = answer.apply(request).getBytes(StandardCharsets.UTF_8);
+                response.setContentType("text/plain");
+                response.setContentLength(body.length);
+                response.getOutputStream().write(body);
+            }
+        };
     }
 
     private static String readBody(BufferedReader in) throws IOException {
