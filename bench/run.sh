@@ -41,6 +41,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/bench/nginx-conf.sh"
 default_java_home() {
   if [[ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/java ]]; then
     echo /usr/lib/jvm/java-17-openjdk-amd64
@@ -176,7 +177,6 @@ compile_bare() {
     "$ROOT"/bench/bare/dev/detour/bench/bare/*.java
 }
 
-nofile_limit() { local n; n="$(ulimit -Hn)"; [[ "$n" =~ ^[0-9]+$ ]] && echo "$n" || echo 65536; }
 
 bench() { "$CLIENT_JAVA_HOME/bin/java" -XX:+UseParallelGC -Xmx1g -cp "$CP" dev.detour.bench.Bench "$@"; }
 
@@ -212,27 +212,11 @@ start_fake_upstream() {
 }
 
 write_nginx_conf() {
-  local json messages_json user_line=""
+  local json messages_json
   json="$(fake bench-json)"
   messages_json="$(fake bench-messages-json)"
-  [[ "$(id -u)" == 0 ]] && user_line="user root;"
   mkdir -p "$WORK/nginx/tmp"
-  cat >"$WORK/nginx/nginx.conf" <<EOF
-$user_line
-worker_processes auto;
-worker_rlimit_nofile $(nofile_limit);
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/error.log warn;
-events { worker_connections 16384; }
-http {
-  access_log off;
-  client_body_temp_path $WORK/nginx/tmp/body;
-  proxy_temp_path $WORK/nginx/tmp/proxy;
-  fastcgi_temp_path $WORK/nginx/tmp/fastcgi;
-  uwsgi_temp_path $WORK/nginx/tmp/uwsgi;
-  scgi_temp_path $WORK/nginx/tmp/scgi;
-  keepalive_requests 1000000;
-  keepalive_timeout 300s;
+  { nginx_conf_head "$WORK/nginx"; cat <<EOF
   # the long-context legs (N-9): bodies stay in memory, as Detour keeps them
   client_max_body_size 32m;
   client_body_buffer_size 512k;
@@ -271,6 +255,7 @@ http {
   }
 }
 EOF
+  } >"$WORK/nginx/nginx.conf"
 }
 
 start_nginx() {
