@@ -13,6 +13,7 @@ import dev.detour.adapter.db.MyBatisTransactions;
 import dev.detour.adapter.db.StoredFailureScrub;
 import dev.detour.adapter.metrics.Metrics;
 import dev.detour.adapter.proxy.BodyBudget;
+import dev.detour.adapter.proxy.Relay;
 import dev.detour.adapter.web.ConsoleRoutes;
 import dev.detour.adapter.web.ConsoleSessionAuth;
 import dev.detour.admin.AccountRepository;
@@ -38,8 +39,11 @@ import dev.detour.server.ClientGuards;
 import dev.detour.server.ConnectionCap;
 import dev.detour.server.ForwardedProtoCustomizer;
 import dev.detour.server.JettyServer;
+import dev.detour.server.MinimumBodyRate;
+import dev.detour.server.front.FrontServer;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -69,6 +73,8 @@ public final class App implements AutoCloseable {
     private final AlertsWiring alerts;
     private final Optional<DemoMode> demo;
     private final Server server;
+    /** N-8: the public port's reader for the relay's plain requests, or null (Jetty owns the port). */
+    private final FrontServer front;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** D-3: how long requests whose upstream was cut at the end of the grace get to write their failure ending. */
     private static final Duration ABORTED_REQUESTS_END = Duration.ofSeconds(5);
@@ -104,9 +110,36 @@ public final class App implements AutoCloseable {
         // Demo mode: DETOUR_DEMO seeds a sample pool through the same admin use cases
         this.demo = demoLogin.map(login -> new DemoMode(admins.groups(), admins.accounts(), admins.keys(),
                 gateway.snapshot()::reload, login));
-        this.server = JettyServer.newServer(config.bind(), config.port(), routes, gateway.relay(clock),
-                new ForwardedProtoCustomizer(gateway.proxies()::forwardedHttps), config.shutdownGrace(),
-                clientGuards(config.clientLimits()));
+        ClientGuards guards = clientGuards(config.clientLimits());
+        Relay relay = gateway.relay(clock);
+        boolean onFront = frontOn();
+        this.server = JettyServer.newServer(config.bind(), config.port(), routes, gateway.relayOnJetty(relay),
+                new ForwardedProtoCustomizer(gateway.proxies()::forwardedHttps), config.shutdownGrace(), guards,
+                onFront);
+        this.front = onFront ? new FrontServer(new InetSocketAddress(config.bind(), config.port()),
+                gateway.relayOnFront(relay), JettyServer.handOff(server), guards.connections(),
+                new MinimumBodyRate(guards.minRequestBytesPerSecond(), System::nanoTime), guards.requestTimeout(),
+                AnswerIdle.ANSWER, JettyServer.PLATFORM_REQUEST_THREAD_PRIORITY) : null;
+        if (front != null) {
+            gateway.metrics().counter("detour_front_requests_total",
+                    "Relay requests the front read and answered itself.", front::servedCount);
+            gateway.metrics().counter("detour_front_handoffs_total",
+                    "Connections the front passed to Jetty: a request outside its subset or for another path.",
+                    front::handOffCount);
+        }
+    }
+
+    /**
+     * N-8: whether the front owns the public port: yes, unless {@code DETOUR_FRONT=0} (or {@code -Ddetour.front=false})
+     * gives it back to Jetty alone, as before the front (a way back should the front misread a client).
+     */
+    static boolean frontOn() {
+        String property = System.getProperty("detour.front");
+        if (property != null) {
+            return Boolean.parseBoolean(property);
+        }
+        String env = System.getenv("DETOUR_FRONT");
+        return env == null || !(env.equals("0") || env.equalsIgnoreCase("false"));
     }
 
     /** Every path the server answers: health, the relay, metrics, console pages and the admin API. */
@@ -187,6 +220,9 @@ public final class App implements AutoCloseable {
             storage.database().migrate();
             app = new App(config, storage, clock);
             app.server.start();
+            if (app.front != null) {
+                app.front.start(JettyServer.ACCEPT_QUEUE);
+            }
             app.recovery.scheduler().start(clock); // ticks on a daemon thread; only the lease holder acts
             app.alerts.ticker().start(); // W-1: pool watch and alert deliveries, every second
             app.gateway.load().register(config.bind(), app.port()); // G-2: first heartbeat now, then every 5 s
@@ -208,7 +244,7 @@ public final class App implements AutoCloseable {
     }
 
     public int port() {
-        return JettyServer.port(server);
+        return front != null ? front.port() : JettyServer.port(server);
     }
 
     public Database database() {
@@ -318,13 +354,13 @@ public final class App implements AutoCloseable {
         demo.ifPresent(DemoMode::close); // the demo's own traffic stops first
         recovery.stopWork(); // no new probe while draining; the lease stays held until the events are flushed
         gateway.queue().close(); // L-2: waiting requests get their 503 now instead of holding the drain
-        if (!JettyServer.drain(server, config.shutdownGrace())) {
+        if (!drain(config.shutdownGrace())) {
             // D-3: past the grace, the upstream exchanges still open are cut: each relay then ends its client's
             // stream in the protocol's failure form (F-4') and records its event while the client still listens
             log.warn("requests still in flight after the shutdown grace of {} s: ending them as failures",
                     config.shutdownGrace().toSeconds());
             closeUpstream();
-            if (!JettyServer.drain(server, ABORTED_REQUESTS_END)) {
+            if (!drain(ABORTED_REQUESTS_END)) {
                 log.warn("requests still in flight {} s after their upstreams were cut: closing their connections",
                         ABORTED_REQUESTS_END.toSeconds());
             }
@@ -334,6 +370,9 @@ public final class App implements AutoCloseable {
             server.stop();
         } catch (Exception e) {
             log.warn("HTTP server did not stop cleanly: {}", e.toString());
+        }
+        if (front != null) {
+            front.close(); // idle keep-alive connections, as Jetty's stop closed its own
         }
         housekeeping.close();
         alerts.ticker().close(); // W-1: pending deliveries are rows; the next start sends them
@@ -347,6 +386,14 @@ public final class App implements AutoCloseable {
         recovery.close(); // releases the leader lease: another instance may lead at once
         gateway.probe().close();
         storage.close(); // the pool, then the embedded server
+    }
+
+    /** D-3: both readers of the public port stop accepting, then wait (together at most {@code grace}). */
+    private boolean drain(Duration grace) {
+        long deadline = System.nanoTime() + grace.toNanos();
+        boolean frontDrained = front == null || front.drain(grace);
+        Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+        return JettyServer.drain(server, left) && frontDrained;
     }
 
     private void closeUpstream() {

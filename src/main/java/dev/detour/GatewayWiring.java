@@ -14,6 +14,8 @@ import dev.detour.adapter.metrics.MetricsEventSink;
 import dev.detour.adapter.metrics.SnapshotCooling;
 import dev.detour.adapter.proxy.BodyBudget;
 import dev.detour.adapter.proxy.ProxyHandler;
+import dev.detour.adapter.proxy.Relay;
+import dev.detour.adapter.proxy.RelayOnFront;
 import dev.detour.adapter.proxy.TrustedProxies;
 import dev.detour.adapter.api.StatusServlet;
 import dev.detour.adapter.upstream.Http1UpstreamClient;
@@ -140,9 +142,19 @@ record GatewayWiring(MyBatisPoolStore poolStore, PoolSnapshot snapshot, PoolRefr
         routes.put("/status", new StatusServlet(snapshot, leases::inFlight, clock));
     }
 
-    /** The client-facing relay: {@code /v1} but {@code /v1/detour}, a core handler in front of the servlets. */
-    ProxyHandler relay(Clock clock) {
-        return new ProxyHandler(forwarder, clock, proxies, keyFailures, bodies);
+    /** The client-facing relay's door: {@code /v1} but {@code /v1/detour}. */
+    Relay relay(Clock clock) {
+        return new Relay(forwarder, clock, keyFailures, bodies);
+    }
+
+    /** The relay for the requests Jetty reads: a core handler in front of the servlets. */
+    ProxyHandler relayOnJetty(Relay relay) {
+        return new ProxyHandler(relay, proxies);
+    }
+
+    /** N-8: the relay for the requests the front reads itself. */
+    RelayOnFront relayOnFront(Relay relay) {
+        return new RelayOnFront(relay, proxies);
     }
 
     /** D-1: what a crashed (or outage-stopped) run applied in memory but never wrote, oldest first. */

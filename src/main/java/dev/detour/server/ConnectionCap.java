@@ -29,20 +29,50 @@ public final class ConnectionCap implements Connection.Listener {
         this.trustedIdleMillis = trustedIdleMillis;
     }
 
+    /** What a newly opened connection from an address is: a trusted proxy's, counted, or one over the cap. */
+    public enum Admission {
+        TRUSTED, COUNTED, REFUSED
+    }
+
+    /**
+     * Counts a connection that just opened from {@code peer}. A connection {@link Admission#REFUSED} is closed by
+     * the caller at once; like every {@link Admission#COUNTED} one, it is taken off with {@link #closed} after.
+     */
+    public Admission opened(InetAddress peer) {
+        if (trustedProxy.test(peer.getHostAddress())) {
+            return Admission.TRUSTED;
+        }
+        if (open.merge(peer, 1, Integer::sum) > maxPerAddress) {
+            refused.increment();
+            return Admission.REFUSED;
+        }
+        return Admission.COUNTED;
+    }
+
+    /** A counted connection from {@code peer} closed (or went to another server, which counts it itself). */
+    public void closed(InetAddress peer) {
+        open.computeIfPresent(peer, (address, count) -> count <= 1 ? null : count - 1);
+    }
+
+    /** The idle timeout a trusted proxy's connection keeps throughout. */
+    public long trustedIdleMillis() {
+        return trustedIdleMillis;
+    }
+
     @Override
     public void onOpened(Connection connection) {
         InetAddress peer = peer(connection);
         if (peer == null) {
             return;
         }
-        if (trustedProxy.test(peer.getHostAddress())) {
+        Admission admission = opened(peer);
+        if (admission == Admission.TRUSTED) {
             connection.getEndPoint().setIdleTimeout(trustedIdleMillis);
             return;
         }
         // counted even when refused: onClosed runs for this connection too and takes it off again
         counted.put(connection, peer);
-        if (open.merge(peer, 1, Integer::sum) > maxPerAddress) {
-            refused.increment();
+        if (admission == Admission.REFUSED) {
             connection.getEndPoint().close();
         }
     }
@@ -50,10 +80,9 @@ public final class ConnectionCap implements Connection.Listener {
     @Override
     public void onClosed(Connection connection) {
         InetAddress peer = counted.remove(connection);
-        if (peer == null) {
-            return; // a trusted proxy's, or one whose peer was unknown
+        if (peer != null) { // not a trusted proxy's, nor one whose peer was unknown
+            closed(peer);
         }
-        open.computeIfPresent(peer, (address, count) -> count <= 1 ? null : count - 1);
     }
 
     /** Connections closed at open because their address was at the cap. */

@@ -1,6 +1,7 @@
 package dev.detour.server;
 
 import dev.detour.config.ClientLimits;
+import dev.detour.server.front.JettyHandOff;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
@@ -28,7 +29,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /** Builds an unstarted Jetty server from path-spec → servlet routes; tests start it on port 0. */
 public final class JettyServer {
-    static final int ACCEPT_QUEUE = 2048;
+    public static final int ACCEPT_QUEUE = 2048;
     /**
      * N-8, D-2: the priority of the request threads where every request has a platform thread of its own (Java 17).
      * There the one event-writer thread got a thread's share of two cores busy with 16+ request threads and fell
@@ -39,7 +40,7 @@ public final class JettyServer {
      * same. Without that flag the JVM ignores thread priorities. On virtual threads (21+) the request threads are
      * two carriers and the writer keeps up as it is: their priority stays normal.
      */
-    static final int PLATFORM_REQUEST_THREAD_PRIORITY = Thread.MIN_PRIORITY;
+    public static final int PLATFORM_REQUEST_THREAD_PRIORITY = Thread.MIN_PRIORITY;
 
     private JettyServer() {
     }
@@ -64,6 +65,15 @@ public final class JettyServer {
      */
     public static Server newServer(String bind, int port, Map<String, HttpServlet> routes, Handler relay,
             HttpConfiguration.Customizer customizer, Duration stopTimeout, ClientGuards guards) {
+        return newServer(bind, port, routes, relay, customizer, stopTimeout, guards, false);
+    }
+
+    /**
+     * @param behindFront N-8: the public port is the front's ({@code server.front.FrontServer}); Jetty's connector
+     *                    is the {@link JettyHandOff} that takes the connections the front passes on
+     */
+    public static Server newServer(String bind, int port, Map<String, HttpServlet> routes, Handler relay,
+            HttpConfiguration.Customizer customizer, Duration stopTimeout, ClientGuards guards, boolean behindFront) {
         // N-3: every open stream holds a thread on Java 17 (no virtual threads), so 1,000 concurrent
         // streams need well over 1,000 threads; idle ones time out and cost only their reserved stack
         QueuedThreadPool threads = new QueuedThreadPool(2048, 16);
@@ -91,9 +101,14 @@ public final class JettyServer {
         if (customizer != null) {
             http.addCustomizer(customizer);
         }
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
-        connector.setHost(bind);
-        connector.setPort(port);
+        ServerConnector connector;
+        if (behindFront) {
+            connector = new JettyHandOff(server, new HttpConnectionFactory(http));
+        } else {
+            connector = new ServerConnector(server, new HttpConnectionFactory(http));
+            connector.setHost(bind);
+            connector.setPort(port);
+        }
         // a client silent for this long while its headers or body arrive (or between requests) is
         // closed: before, 300 s per connection let slow clients pin worker threads. An admitted proxy
         // request gets the old 300 s back for its answer (AnswerIdle); trusted proxies keep it throughout.
@@ -170,6 +185,11 @@ public final class JettyServer {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** The connector that takes the front's connections (a server built {@code behindFront}). */
+    public static JettyHandOff handOff(Server server) {
+        return (JettyHandOff) server.getConnectors()[0];
     }
 
     public static int port(Server server) {

@@ -122,13 +122,24 @@ public final class MinimumBodyRate implements Filter {
         }
     }
 
+    /**
+     * A new body's pace, for a reader that asks {@link Pace#behind()} itself (the front's body stream); null when
+     * there is no minimum.
+     */
+    public Pace pace() {
+        return bytesPerSecond <= 0 ? null : new Pace();
+    }
+
     /** One body's pace: the bytes counted since its first one arrived. */
-    private final class Pace {
+    public final class Pace {
         private long firstByteNanos;
         private long received;
 
+        private Pace() {
+        }
+
         /** Asked when nothing the client sent is waiting to be read: has it kept the rate since its first byte? */
-        boolean behind() {
+        public boolean behind() {
             if (received == 0) {
                 return false; // nothing sent yet: the client timeout covers that
             }
@@ -136,7 +147,12 @@ public final class MinimumBodyRate implements Filter {
             return received < bytesPerSecond * millis / 1000;
         }
 
-        void counted(int n, boolean wasBehind) throws TooSlowException {
+        /**
+         * @param n         bytes just read (≤ 0: the end of the body)
+         * @param wasBehind what {@link #behind()} said before the read that waited for them
+         * @throws TooSlowException when the client was behind and then sent more
+         */
+        public void counted(int n, boolean wasBehind) throws TooSlowException {
             if (n <= 0) {
                 return; // the end of the body: it came, whatever the pace
             }

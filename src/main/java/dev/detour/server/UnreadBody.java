@@ -54,6 +54,14 @@ public final class UnreadBody {
         response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
     }
 
+    /**
+     * The same for the front, which reads no request with {@code Expect}: true when the rest of the body (at most
+     * {@value #DISCARD_MAX} bytes of it) was read and dropped, false when its connection must close instead.
+     */
+    public static boolean discarded(long unread, InputStream body) {
+        return discarded(unread, false, body);
+    }
+
     private static boolean discarded(long declared, boolean expectsToBeAsked, InputStream body) {
         if (declared > DISCARD_MAX || expectsToBeAsked) {
             return false; // too big to read for nothing, or its client waits to be asked for it

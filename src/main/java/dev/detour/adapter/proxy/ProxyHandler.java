@@ -1,81 +1,53 @@
 package dev.detour.adapter.proxy;
 
-import dev.detour.adapter.security.AuthThrottle;
-import dev.detour.core.account.EndpointFamily;
-import dev.detour.core.security.FailureDelays;
-import dev.detour.core.selection.SessionIds;
-import dev.detour.gateway.port.ClientCall;
 import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.port.Header;
-import dev.detour.gateway.port.KeyEntry;
-import dev.detour.gateway.wire.RequestIds;
-import dev.detour.gateway.port.RequestPeek;
+import dev.detour.gateway.port.ResponseSink;
 import dev.detour.server.AnswerIdle;
 import dev.detour.server.DrainingGate;
-import dev.detour.server.MinimumBodyRate;
 import dev.detour.server.UnreadBody;
-import java.io.IOException;
-import java.time.Clock;
-import java.time.Duration;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
-import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Jetty ↔ {@link ClientCall} for every path under {@code /v1} but the key holders' own {@code /v1/detour}:
- * reads the body once (32 MiB cap, within the X-4 {@link BodyBudget}), peeks model/stream, and hands over
- * to the {@link Forwarder}. No policy lives here.
+ * Jetty ↔ {@link Relay} for every path under {@code /v1} but the key holders' own {@code /v1/detour}: the
+ * requests Jetty reads (all of them without the front, and those outside the front's subset with it). No
+ * policy lives here.
  *
  * <p>A core handler, not a servlet: the servlet layer's request and response wrappers, its dispatch and its
  * output stream's own buffer and lock cost a tenth of a bare forwarder's throughput on this stack (session 38)
  * and sat on every relayed frame; the console and the APIs stay servlets. Other paths are declined (false).
  */
 public final class ProxyHandler extends Handler.Abstract {
-    public static final int MAX_BODY = 32 * 1024 * 1024;
-    public static final String REQUEST_ID_HEADER = "x-detour-request-id";
+    public static final int MAX_BODY = Relay.MAX_BODY;
+    public static final String REQUEST_ID_HEADER = Relay.REQUEST_ID_HEADER;
     /** D-3: the code of a request refused because Detour is stopping. */
     public static final String SHUTTING_DOWN = Forwarder.SHUTTING_DOWN;
 
-    private final Forwarder forwarder;
-    private final Clock clock;
+    private final Relay relay;
     private final TrustedProxies clientAddress;
-    private final AuthThrottle keyFailures;
-    private final BodyBudget bodies;
 
-    public ProxyHandler(Forwarder forwarder, Clock clock, TrustedProxies clientAddress, AuthThrottle keyFailures,
-            BodyBudget bodies) {
-        this.forwarder = forwarder;
-        this.clock = clock;
+    public ProxyHandler(Relay relay, TrustedProxies clientAddress) {
+        this.relay = relay;
         this.clientAddress = clientAddress;
-        this.keyFailures = keyFailures;
-        this.bodies = bodies;
-    }
-
-    /** {@code /v1} and everything under it, but {@code /v1/detour} and what is under that (a servlet's). */
-    static boolean relays(String path) {
-        if (path == null || !path.startsWith("/v1") || (path.length() > 3 && path.charAt(3) != '/')) {
-            return false;
-        }
-        return !(path.startsWith("/v1/detour") && (path.length() == 10 || path.charAt(10) == '/'));
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         String path = request.getHttpURI().getPath();
-        if (!relays(path)) {
+        if (!Relay.relays(path)) {
             return false;
         }
         JettyResponseSink sink = new JettyResponseSink(request, response, callback);
         RequestBody body = new RequestBody(request);
         try {
-            serve(request, response, path, sink, body);
+            relay.serve(new JettyExchange(request, response, path, body, sink));
         } finally {
             body.release();
         }
@@ -83,143 +55,89 @@ public final class ProxyHandler extends Handler.Abstract {
         return true;
     }
 
-    private void serve(Request request, Response response, String path, JettyResponseSink sink, RequestBody body) {
-        long startNanos = System.nanoTime();
-        String requestId = RequestIds.next(clock);
-        response.getHeaders().put(REQUEST_ID_HEADER, requestId);
-        EndpointFamily family = familyOf(path);
-        String method = request.getMethod();
-        String ip = clientAddress.of(request);
-        if (family == null || !method.equals(family == EndpointFamily.MODELS ? "GET" : "POST")) {
+    /** A request Jetty read, its answer through Jetty's core response. */
+    private final class JettyExchange implements RelayExchange {
+        private final Request request;
+        private final Response response;
+        private final String path;
+        private final RequestBody body;
+        private final JettyResponseSink sink;
+
+        JettyExchange(Request request, Response response, String path, RequestBody body, JettyResponseSink sink) {
+            this.request = request;
+            this.response = response;
+            this.path = path;
+            this.body = body;
+            this.sink = sink;
+        }
+
+        @Override
+        public String method() {
+            return request.getMethod();
+        }
+
+        @Override
+        public String path() {
+            return path;
+        }
+
+        @Override
+        public String query() {
+            return request.getHttpURI().getQuery();
+        }
+
+        @Override
+        public String header(String name) {
+            return request.getHeaders().get(name);
+        }
+
+        @Override
+        public List<Header> headers() {
+            List<Header> headers = new ArrayList<>(request.getHeaders().size());
+            for (HttpField field : request.getHeaders()) {
+                headers.add(new Header(field.getName(), field.getValue()));
+            }
+            return headers;
+        }
+
+        @Override
+        public long contentLength() {
+            return request.getLength();
+        }
+
+        @Override
+        public String clientIp() {
+            return clientAddress.of(request);
+        }
+
+        @Override
+        public boolean draining() {
+            return request.getAttribute(DrainingGate.DRAINING) != null;
+        }
+
+        @Override
+        public InputStream body() {
+            return body;
+        }
+
+        @Override
+        public void answerHeader(String name, String value) {
+            response.getHeaders().put(name, value);
+        }
+
+        @Override
+        public void discardUnreadBodyOrClose() {
             UnreadBody.discardOrClose(request, response, body);
-            forwarder.reject(requestId, family, path, ip, startNanos, 404, "request.unknown_endpoint",
-                    "no such endpoint: " + method + " " + path, 0, sink);
-            return;
         }
-        String presented = presentedKey(request);
-        if (request.getAttribute(DrainingGate.DRAINING) != null) {
-            // D-3: arrived on a kept-alive connection while Detour stops; named by its key when it has one
-            KeyEntry key = forwarder.authenticate(presented);
-            String why = "Detour is shutting down; retry in a moment (the connection is closed)";
-            if (key == null) {
-                forwarder.reject(requestId, family, path, ip, startNanos, 503, SHUTTING_DOWN, why, 1, sink);
-            } else {
-                forwarder.rejectForKey(requestId, family, key, ip, startNanos, 503, SHUTTING_DOWN, why, 1, sink);
-            }
-            return;
-        }
-        // an address whose recent key guesses failed waits, answered before the lookup (no oracle);
-        // an address with no failures costs one map lookup here
-        Duration wait = keyFailures.waitForCredential(ip, presented);
-        if (!wait.isZero()) {
-            long seconds = FailureDelays.retryAfterSeconds(wait);
-            UnreadBody.discardOrClose(request, response, body);
-            forwarder.reject(requestId, family, path, ip, startNanos, 429, "auth.throttled",
-                    "too many failed key checks from this address; retry after " + seconds + " s", seconds, sink);
-            return;
-        }
-        var key = forwarder.authenticate(presented);
-        if (key == null) {
-            if (presented != null && !presented.isEmpty()) {
-                keyFailures.failedCredential(ip, presented); // a missing key is no guess
-            }
-            UnreadBody.discardOrClose(request, response, body);
-            forwarder.reject(requestId, family, path, ip, startNanos, 401, "auth.invalid_key",
-                    "missing, unknown, disabled or expired Detour key", 0, sink);
-            return;
-        }
-        // the body's buffers stay reserved in the budget until the answer is done (or failed)
-        try (BodyBudget.Hold hold = bodies.hold()) {
-            byte[] bytes;
-            try {
-                bytes = readBody(request, body, hold);
-            } catch (RefusedBody refused) {
-                UnreadBody.discardOrClose(request, response, body);
-                forwarder.rejectForKey(requestId, family, key, ip, startNanos, refused.status, refused.code,
-                        refused.getMessage(), refused.retryAfterSeconds, sink);
-                return;
-            }
-            RequestPeek peek;
-            try {
-                peek = family == EndpointFamily.MODELS ? RequestPeek.EMPTY : JsonPeeker.peek(bytes);
-                // S-6 / P-12: an agent's session header names the conversation before any body field
-                peek = peek.withSessionId(SessionIds.resolve(request.getHeaders()::get, peek.sessionId()));
-            } catch (InvalidJsonException e) {
-                forwarder.rejectForKey(requestId, family, key, ip, startNanos, 400, "request.invalid_json",
-                        e.getMessage(), 0, sink);
-                return;
-            }
-            AnswerIdle.extend(request); // admitted; its answer may be slow to read, as before X-4
-            String query = request.getHttpURI().getQuery();
-            ClientCall call = new ClientCall(requestId, family, method, query == null ? path : path + "?" + query,
-                    headers(request), bytes, peek, key, ip, clock.instant(), startNanos);
-            forwarder.forward(call, sink);
-        }
-    }
 
-    private static byte[] readBody(Request request, RequestBody body, BodyBudget.Hold hold) throws RefusedBody {
-        try {
-            return RequestBodyReader.read(body, request.getLength(), MAX_BODY, hold);
-        } catch (RequestBodyReader.TooLargeException e) {
-            throw new RefusedBody(413, "request.too_large", "request body exceeds " + MAX_BODY + " bytes", 0);
-        } catch (RequestBodyReader.BudgetExhaustedException e) {
-            throw new RefusedBody(503, "gateway.body_budget_exhausted",
-                    "too many request bodies in memory right now; retry shortly", 1);
-        } catch (MinimumBodyRate.TooSlowException e) {
-            // a body trickled in below the minimum rate
-            throw new RefusedBody(408, "request.too_slow", "the request body arrived too slowly", 0);
-        } catch (BadMessageException e) {
-            // Jetty's own 408 (its idle timeout while the body arrives), or a body it could not parse
-            throw e.getCode() == 408 ? new RefusedBody(408, "request.too_slow", "the request body arrived too slowly", 0)
-                    : new RefusedBody(400, "request.body_unreadable", "the request body could not be read", 0);
-        } catch (IOException e) {
-            if (e.getCause() instanceof TimeoutException) {
-                // the body stalled for longer than the client timeout
-                throw new RefusedBody(408, "request.too_slow", "the request body arrived too slowly", 0);
-            }
-            // N-4: a client that vanished while sending its body still leaves one event
-            throw new RefusedBody(400, "request.body_unreadable", "the request body could not be read", 0);
+        @Override
+        public void admitted() {
+            AnswerIdle.extend(request);
         }
-    }
 
-    /** The endpoint family of a path; {@code /v1/models/{id}} (P-12; an id may hold '/') is the models family. */
-    static EndpointFamily familyOf(String path) {
-        EndpointFamily family = EndpointFamily.forPath(path);
-        String models = EndpointFamily.MODELS.path() + "/";
-        return family == null && path.startsWith(models) && path.length() > models.length() ? EndpointFamily.MODELS
-                : family;
-    }
-
-    /** {@code Authorization: Bearer <key>} or {@code x-api-key: <key>} (P-1). */
-    static String presentedKey(Request request) {
-        String auth = request.getHeaders().get(HttpHeader.AUTHORIZATION);
-        if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return auth.substring(7).trim();
-        }
-        String apiKey = request.getHeaders().get("x-api-key");
-        return apiKey == null ? null : apiKey.trim();
-    }
-
-    /** Every header field in arrival order. */
-    private static List<Header> headers(Request request) {
-        List<Header> headers = new ArrayList<>(request.getHeaders().size());
-        for (HttpField field : request.getHeaders()) {
-            headers.add(new Header(field.getName(), field.getValue()));
-        }
-        return headers;
-    }
-
-    /** Why a body was not taken: the answer's status, stable code and message (Retry-After when > 0). */
-    private static final class RefusedBody extends Exception {
-        final int status;
-        final String code;
-        final long retryAfterSeconds;
-
-        RefusedBody(int status, String code, String message, long retryAfterSeconds) {
-            super(message, null, false, false);
-            this.status = status;
-            this.code = code;
-            this.retryAfterSeconds = retryAfterSeconds;
+        @Override
+        public ResponseSink sink() {
+            return sink;
         }
     }
 }

@@ -56,6 +56,9 @@ public final class TrustedProxies implements ClientAddress {
     }
 
     public boolean isTrusted(String ip) {
+        if (ranges.isEmpty()) {
+            return false; // none configured: no address to parse
+        }
         byte[] address = ip == null ? null : parse(ip);
         return address != null && ranges.stream().anyMatch(r -> r.contains(address));
     }

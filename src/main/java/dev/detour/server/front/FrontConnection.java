@@ -1,0 +1,255 @@
+package dev.detour.server.front;
+
+import dev.detour.gateway.port.Header;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection on the front, served on its own thread with blocking reads and writes: request after
+ * request while each is in the front's subset for the handler's paths; at the first that is not (a console page,
+ * a chunked body, anything unusual) the connection and every byte read from it go to Jetty, which serves it from
+ * then on. Reads wait at most the client timeout (a trusted proxy's connection: the answer's idle time).
+ */
+final class FrontConnection implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(FrontConnection.class);
+    private static final byte[] INTERNAL_ERROR = "{\"error\":{\"type\":\"server_error\",\"message\":\"internal error\"}}"
+            .getBytes(StandardCharsets.US_ASCII);
+
+    private final FrontServer server;
+    private final SocketChannel channel;
+    private final InetAddress peerAddress;
+    private final String peer;
+    private final boolean trusted;
+    private final FrontHandler handler;
+    /** Jetty's input buffer size: what the front reads before it knows who serves a request fits Jetty's. */
+    private final byte[] buffer = new byte[RequestHeadParser.MAX_HEAD];
+    private int start;
+    private int end;
+    private InputStream in;
+    private boolean handedOff;
+    /** When the write in progress began ({@link System#nanoTime()}), 0 when none is. */
+    private volatile long writingSince;
+    private volatile boolean admitted;
+    /** Set by the gone watch: the client closed, or sent more than the buffer holds while it waited. */
+    private volatile boolean unusable;
+
+    FrontConnection(FrontServer server, SocketChannel channel, InetAddress peerAddress, String peer, boolean trusted,
+            FrontHandler handler) {
+        this.server = server;
+        this.channel = channel;
+        this.peerAddress = peerAddress;
+        this.peer = peer;
+        this.trusted = trusted;
+        this.handler = handler;
+    }
+
+    @Override
+    public void run() {
+        try {
+            Socket socket = channel.socket();
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout((int) server.readTimeoutMillis(trusted));
+            in = socket.getInputStream();
+            while (serveNext()) {
+                // the next request on this connection
+            }
+        } catch (IOException e) {
+            log.debug("front connection from {} ended: {}", peer, e.toString());
+        } catch (RuntimeException e) {
+            log.warn("front connection from {} failed", peer, e);
+        } finally {
+            if (!handedOff) {
+                closeNow();
+            }
+            server.ended(this);
+        }
+    }
+
+    /** @return true when the connection may carry another request */
+    private boolean serveNext() throws IOException {
+        RequestHead head;
+        try {
+            head = readHead();
+        } catch (RequestHeadParser.NotServed notServed) {
+            handOff();
+            return false;
+        }
+        if (head == null) {
+            return false;
+        }
+        if (!handler.serves(head.path())) {
+            handOff();
+            return false;
+        }
+        return serve(head);
+    }
+
+    /** The next whole head, or null when the client closed or stayed silent past the read timeout. */
+    private RequestHead readHead() throws IOException, RequestHeadParser.NotServed {
+        while (true) {
+            RequestHead head = RequestHeadParser.parse(buffer, start, end);
+            if (head != null) {
+                return head;
+            }
+            if (end == buffer.length) { // fewer than MAX_HEAD bytes from start, or the parser would have said so
+                System.arraycopy(buffer, start, buffer, 0, end - start);
+                end -= start;
+                start = 0;
+            }
+            int n;
+            try {
+                n = in.read(buffer, end, buffer.length - end);
+            } catch (SocketTimeoutException e) {
+                return null; // silent too long between requests or within a head: closed, as Jetty does
+            }
+            if (n < 0) {
+                return null;
+            }
+            end += n;
+        }
+    }
+
+    private boolean serve(RequestHead head) {
+        server.requestStarted();
+        try {
+            int bodyStart = start + head.length();
+            BoundedBody body = new BoundedBody(in, buffer, bodyStart, end, Math.max(0, head.contentLength()),
+                    server.pace());
+            SocketResponseSink sink = new SocketResponseSink(this);
+            if (head.close() || server.draining()) {
+                sink.closeAfter();
+            }
+            try {
+                handler.serve(new FrontExchange(head, peer, body, sink, this));
+            } catch (RuntimeException e) {
+                log.warn("front request {} {} failed", head.method(), head.path(), e);
+                internalError(sink);
+                return false;
+            }
+            boolean again = sink.finish() && body.remaining() == 0 && !unusable;
+            if (!again) {
+                return false;
+            }
+            start = body.endInBuffer();
+            if (start == end) {
+                start = 0;
+                end = 0;
+            }
+            admitted = false;
+            return true;
+        } finally {
+            server.requestEnded();
+        }
+    }
+
+    private static void internalError(SocketResponseSink sink) {
+        if (sink.committed()) {
+            sink.abort();
+            return;
+        }
+        sink.closeAfter();
+        sink.begin(500, List.of(new Header("Content-Type", "application/json")));
+        try {
+            sink.writeWhole(INTERNAL_ERROR);
+        } catch (dev.detour.gateway.port.ResponseSink.ClientGoneException ignored) {
+            // the client went away too
+        }
+    }
+
+    /** Jetty takes the connection with what was read of it; this thread is done with it. */
+    private void handOff() {
+        handedOff = true;
+        server.handOff(this, ByteBuffer.wrap(Arrays.copyOfRange(buffer, start, end)));
+    }
+
+    /** Writes every byte of the buffers, blocking; the watchdog sees how long it has been blocked. */
+    void write(ByteBuffer[] buffers) throws IOException {
+        long left = 0;
+        for (ByteBuffer b : buffers) {
+            left += b.remaining();
+        }
+        long now = System.nanoTime();
+        writingSince = now == 0 ? 1 : now;
+        try {
+            while (left > 0) {
+                left -= channel.write(buffers);
+            }
+        } finally {
+            writingSince = 0;
+        }
+    }
+
+    /**
+     * The watchdog's question: has a write been blocked longer than this connection's limit (the answer's idle
+     * time once the request was admitted or for a trusted proxy, the client timeout before)? Then it is closed.
+     */
+    boolean closeIfWriteStalled(long nowNanos, long clientTimeoutNanos, long answerIdleNanos) {
+        long since = writingSince;
+        long limit = admitted || trusted ? answerIdleNanos : clientTimeoutNanos;
+        if (since == 0 || nowNanos - since <= limit) {
+            return false;
+        }
+        log.info("closing the connection from {}: its client has read nothing for {} s", peer, limit / 1_000_000_000L);
+        closeNow();
+        return true;
+    }
+
+    /** L-2: see {@link GoneWatcher}. */
+    Runnable watchGone(Runnable gone) {
+        return server.goneWatcher().watch(this, gone);
+    }
+
+    /** Bytes the client sent while its request waited (the gone watch read them): kept for the next request. */
+    void stash(ByteBuffer bytes) {
+        int n = bytes.remaining();
+        if (n > buffer.length - end) {
+            unusable = true; // more than a head's worth sent unasked: not worth keeping the connection for
+            return;
+        }
+        bytes.get(buffer, end, n);
+        end += n;
+    }
+
+    /** The client closed while its request waited: no answer is read, no next request comes. */
+    void clientGone() {
+        unusable = true;
+    }
+
+    void admitted() {
+        admitted = true;
+    }
+
+    boolean draining() {
+        return server.draining();
+    }
+
+    SocketChannel channel() {
+        return channel;
+    }
+
+    InetAddress peerAddress() {
+        return peerAddress;
+    }
+
+    boolean trusted() {
+        return trusted;
+    }
+
+    void closeNow() {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closed is what was wanted
+        }
+    }
+}

@@ -1,0 +1,277 @@
+package dev.detour.server.front;
+
+import dev.detour.server.ConnectionCap;
+import dev.detour.server.MinimumBodyRate;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.eclipse.jetty.util.HostPort;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * N-8: the public port's first reader. One platform thread per client connection with blocking reads and writes
+ * serves the relay's plain requests (bench/stack-ceiling.sh: this model forwards 1.2–1.8× as fast as Jetty's
+ * selector model on two cores, and a stream's frame leaves without a hand-over between threads); every connection
+ * whose request is outside the front's subset, or for another path, goes to Jetty with the bytes read so far
+ * ({@link JettyHandOff}), and so do connections beyond {@link #MAX_CONNECTIONS} (Jetty holds an idle connection
+ * without a thread).
+ *
+ * <p>It keeps Jetty's guards: the per-address connection cap (X-4) at accept, the client timeout on every read
+ * (trusted proxies: the answer's idle time), the minimum body rate, a watchdog closing connections whose write has
+ * been blocked for longer than their idle time, and the drain (D-3): on stop it stops accepting, answers a request
+ * arriving on a kept-alive connection with a refusal that closes it, and waits for the requests in flight.
+ */
+public final class FrontServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(FrontServer.class);
+    /** Connections with a thread of their own; more go to Jetty. Jetty's pool has 2,048 threads. */
+    static final int MAX_CONNECTIONS = 2048;
+
+    private final InetSocketAddress bind;
+    private final FrontHandler handler;
+    private final JettyHandOff jetty;
+    private final ConnectionCap cap;
+    private final MinimumBodyRate bodyRate;
+    private final long clientTimeoutMillis;
+    private final long answerIdleMillis;
+    private final int threadPriority;
+    private final Set<FrontConnection> connections = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger threadNumber = new AtomicInteger();
+    private final LongAdder served = new LongAdder();
+    private final LongAdder handedOff = new LongAdder();
+    private final Object inFlightLock = new Object();
+    private int inFlight;
+    private volatile boolean draining;
+    private ServerSocketChannel listener;
+    private ThreadPoolExecutor threads;
+    private ScheduledExecutorService watchdog;
+    private GoneWatcher goneWatcher;
+
+    /**
+     * @param cap            X-4's per-address cap (trusted proxies exempt), or null for none
+     * @param bodyRate       X-4's minimum body rate
+     * @param clientTimeout  how long a read may wait for the client (a head, a body, the next request)
+     * @param answerIdle     how long an admitted answer's write may stay blocked ({@code AnswerIdle.ANSWER})
+     * @param threadPriority the connection threads' priority (JettyServer's for request threads)
+     */
+    public FrontServer(InetSocketAddress bind, FrontHandler handler, JettyHandOff jetty, ConnectionCap cap,
+            MinimumBodyRate bodyRate, Duration clientTimeout, Duration answerIdle, int threadPriority) {
+        this.bind = bind;
+        this.handler = handler;
+        this.jetty = jetty;
+        this.cap = cap;
+        this.bodyRate = bodyRate;
+        this.clientTimeoutMillis = clientTimeout.toMillis();
+        this.answerIdleMillis = answerIdle.toMillis();
+        this.threadPriority = threadPriority;
+    }
+
+    /** Binds the public port and starts accepting. */
+    public void start(int acceptQueue) throws IOException {
+        listener = ServerSocketChannel.open();
+        listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+        listener.bind(bind, acceptQueue);
+        // idle threads wait a minute for the next connection: a client that reconnects often reuses one
+        threads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, "detour-front-" + threadNumber.incrementAndGet());
+            t.setDaemon(true);
+            t.setPriority(threadPriority);
+            return t;
+        });
+        goneWatcher = new GoneWatcher();
+        watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "detour-front-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+        watchdog.scheduleWithFixedDelay(() -> closeStalledWrites(System.nanoTime()), 1, 1, TimeUnit.SECONDS);
+        Thread acceptor = new Thread(this::acceptLoop, "detour-front-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    /** Requests the front served itself. */
+    public long servedCount() {
+        return served.sum();
+    }
+
+    /** Connections the front passed to Jetty. */
+    public long handOffCount() {
+        return handedOff.sum();
+    }
+
+    public int port() {
+        return listener.socket().getLocalPort();
+    }
+
+    private void acceptLoop() {
+        while (listener.isOpen()) {
+            SocketChannel channel;
+            try {
+                channel = listener.accept();
+            } catch (ClosedChannelException e) {
+                return; // stopping
+            } catch (IOException e) {
+                log.warn("front accept failed: {}", e.toString());
+                continue;
+            }
+            try {
+                accepted(channel);
+            } catch (IOException | RuntimeException e) {
+                log.debug("front connection dropped at accept: {}", e.toString());
+                close(channel);
+            }
+        }
+    }
+
+    private void accepted(SocketChannel channel) throws IOException {
+        InetAddress address = ((InetSocketAddress) channel.getRemoteAddress()).getAddress();
+        if (connections.size() >= MAX_CONNECTIONS) {
+            handedOff.increment();
+            jetty.take(channel, ByteBuffer.allocate(0)); // Jetty counts it against the cap itself
+            return;
+        }
+        ConnectionCap.Admission admission = cap == null ? ConnectionCap.Admission.COUNTED : cap.opened(address);
+        if (admission == ConnectionCap.Admission.REFUSED) {
+            close(channel);
+            cap.closed(address);
+            return;
+        }
+        FrontConnection connection = new FrontConnection(this, channel, address,
+                HostPort.normalizeHost(address.getHostAddress()), admission == ConnectionCap.Admission.TRUSTED,
+                handler);
+        connections.add(connection);
+        threads.execute(connection);
+    }
+
+    /** The connection's thread is done with it: closed, or {@link #handOff handed to Jetty}. */
+    void ended(FrontConnection connection) {
+        if (connections.remove(connection) && cap != null && !connection.trusted()) {
+            cap.closed(connection.peerAddress());
+        }
+    }
+
+    /** Jetty serves the connection from now on, starting with the bytes the front read. */
+    void handOff(FrontConnection connection, ByteBuffer read) {
+        handedOff.increment();
+        ended(connection); // Jetty counts it against the cap from here on
+        try {
+            jetty.take(connection.channel(), read);
+        } catch (IOException | RuntimeException e) {
+            log.debug("hand-off to Jetty failed: {}", e.toString());
+            connection.closeNow();
+        }
+    }
+
+    /** The watchdog's round: connections whose write has been blocked past their limit are closed. */
+    int closeStalledWrites(long nowNanos) {
+        int closed = 0;
+        for (FrontConnection connection : connections) {
+            if (connection.closeIfWriteStalled(nowNanos, TimeUnit.MILLISECONDS.toNanos(clientTimeoutMillis),
+                    TimeUnit.MILLISECONDS.toNanos(answerIdleMillis))) {
+                closed++;
+            }
+        }
+        return closed;
+    }
+
+    long readTimeoutMillis(boolean trusted) {
+        return trusted ? answerIdleMillis : clientTimeoutMillis;
+    }
+
+    MinimumBodyRate.Pace pace() {
+        return bodyRate.pace();
+    }
+
+    GoneWatcher goneWatcher() {
+        return goneWatcher;
+    }
+
+    boolean draining() {
+        return draining;
+    }
+
+    void requestStarted() {
+        served.increment();
+        synchronized (inFlightLock) {
+            inFlight++;
+        }
+    }
+
+    void requestEnded() {
+        synchronized (inFlightLock) {
+            if (--inFlight == 0) {
+                inFlightLock.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * D-3: stops accepting (the public port closes); a request that arrives on a kept-alive connection from now on
+     * is answered as refused and its connection closed. Waits up to {@code grace} for the requests in flight.
+     *
+     * @return true when nothing is in flight any more
+     */
+    public boolean drain(Duration grace) {
+        draining = true;
+        close(listener);
+        long deadline = System.nanoTime() + grace.toNanos();
+        synchronized (inFlightLock) {
+            while (inFlight > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(inFlightLock, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Closes every connection still open (idle keep-alive ones, or ones past the drain) and the threads. */
+    @Override
+    public void close() {
+        draining = true;
+        close(listener);
+        connections.forEach(FrontConnection::closeNow);
+        if (watchdog != null) {
+            watchdog.shutdownNow();
+        }
+        if (threads != null) {
+            threads.shutdown();
+        }
+        if (goneWatcher != null) {
+            goneWatcher.close();
+        }
+    }
+
+    private static void close(java.nio.channels.Channel channel) {
+        try {
+            if (channel != null) {
+                channel.close();
+            }
+        } catch (IOException ignored) {
+            // closed is what was wanted
+        }
+    }
+}
