@@ -474,23 +474,25 @@ class SlowClientsIT {
 
     /** Worker threads blocked reading a proxy request body right now. */
     private static long workersReadingBodies() {
-        return workersIn("dev.detour.adapter.proxy.RequestBody");
+        return workersIn("dev.detour.adapter.proxy.RequestBody", "dev.detour.server.front.BoundedBody");
     }
 
     /** Worker threads blocked writing a proxy answer right now. */
     private static long workersWritingAnswers() {
-        return workersIn("dev.detour.adapter.proxy.JettyResponseSink");
+        return workersIn("dev.detour.adapter.proxy.JettyResponseSink", "dev.detour.server.front.SocketResponseSink");
     }
 
-    private static long workersIn(String jettyClass) {
+    /** Threads in the relay's door (Jetty's or the front's) and inside one of {@code ioClasses}. */
+    private static long workersIn(String... ioClasses) {
+        java.util.Set<String> io = java.util.Set.of(ioClasses);
         return Thread.getAllStackTraces().values().stream().filter(stack -> {
-            boolean inProxy = false;
-            boolean inJetty = false;
+            boolean inRelay = false;
+            boolean inIo = false;
             for (StackTraceElement frame : stack) {
-                inProxy |= frame.getClassName().startsWith("dev.detour.adapter.proxy.ProxyHandler");
-                inJetty |= frame.getClassName().equals(jettyClass);
+                inRelay |= frame.getClassName().equals("dev.detour.adapter.proxy.Relay");
+                inIo |= io.contains(frame.getClassName());
             }
-            return inProxy && inJetty;
+            return inRelay && inIo;
         }).count();
     }
 }
