@@ -1,6 +1,8 @@
 package dev.detour;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.testkit.MutableClock;
 import dev.detour.testkit.TestApp;
@@ -22,5 +24,40 @@ class AppIT {
                 assertEquals(200, response.statusCode(), path);
             }
         }
+    }
+
+    /**
+     * N-8: by default the front reads the public port (a relay request is its own, a probe goes to Jetty with its
+     * connection); {@code detour.front=false} (DETOUR_FRONT=0) gives the port to Jetty alone, which serves both.
+     */
+    @Test
+    void theFrontReadsThePortByDefaultAndTurnedOffJettyAloneServesTheSameAnswers() throws Exception {
+        try (App app = TestApp.start(MutableClock.at("2026-11-29T10:00:00Z"))) {
+            assertEquals(401, get(app, "/v1/models").statusCode());
+            assertEquals(200, get(app, "/healthz").statusCode());
+            String metrics = get(app, "/metrics").body();
+            assertTrue(metrics.contains("detour_front_requests_total 1"), metrics);
+            assertFalse(metrics.contains("detour_front_handoffs_total 0"), metrics);
+        }
+        String before = System.getProperty("detour.front");
+        System.setProperty("detour.front", "false");
+        try (App app = TestApp.start(MutableClock.at("2026-11-29T10:00:00Z"))) {
+            assertEquals(401, get(app, "/v1/models").statusCode());
+            assertEquals(200, get(app, "/healthz").statusCode());
+            assertFalse(get(app, "/metrics").body().contains("detour_front_"));
+        } finally {
+            if (before == null) {
+                System.clearProperty("detour.front");
+            } else {
+                System.setProperty("detour.front", before);
+            }
+        }
+    }
+
+    /** HTTP/1.1 as the SDKs and agents speak it (the JDK's default client asks for h2c, which only Jetty reads). */
+    private static HttpResponse<String> get(App app, String path) throws Exception {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -54,11 +54,6 @@ public final class ConnectionCap implements Connection.Listener {
         open.computeIfPresent(peer, (address, count) -> count <= 1 ? null : count - 1);
     }
 
-    /** The idle timeout a trusted proxy's connection keeps throughout. */
-    public long trustedIdleMillis() {
-        return trustedIdleMillis;
-    }
-
     @Override
     public void onOpened(Connection connection) {
         InetAddress peer = peer(connection);

@@ -40,6 +40,10 @@ class FrontServerIT {
     private FrontServer front;
     /** What the handler saw when its write failed: the client went away. */
     private final CompletableFuture<Boolean> clientGone = new CompletableFuture<>();
+    /** L-2: {@code /v1/wait} waits (as in the queue) until the test ends the wait; the gone watch's report. */
+    private final java.util.concurrent.CountDownLatch waitEnds = new java.util.concurrent.CountDownLatch(1);
+    private final CompletableFuture<Boolean> watchedGone = new CompletableFuture<>();
+    private final CompletableFuture<Boolean> waiting = new CompletableFuture<>();
 
     /** The relay's stand-in: echoes method, path, query and body; {@code /v1/stream} streams; {@code /v1/flood} floods. */
     private final FrontHandler echo = new FrontHandler() {
@@ -70,6 +74,17 @@ class FrontServerIT {
                 }
                 RequestHead head = exchange.head();
                 String path = head.path();
+                if (path.equals("/v1/wait")) {
+                    Runnable stopWatching = sink.watchGone(() -> watchedGone.complete(true));
+                    waiting.complete(true);
+                    try {
+                        waitEnds.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } finally {
+                        stopWatching.run();
+                    }
+                }
                 if (path.equals("/v1/stream")) {
                     sink.begin(200, List.of(new Header("Content-Type", "text/event-stream")));
                     for (int i = 0; i < 3; i++) {
@@ -248,6 +263,34 @@ class FrontServerIT {
             assertTrue(refused.head.contains("Connection: close"), refused.head);
             assertEquals(-1, socket.getInputStream().read());
         }
+    }
+
+    @Test
+    void aClientThatClosesWhileItsRequestWaitsIsSeenGone() throws Exception {
+        start(null, Duration.ofSeconds(30));
+        try (Socket socket = connect()) {
+            send(socket, post("/v1/wait", "w"));
+            waiting.get(30, TimeUnit.SECONDS);
+            socket.shutdownOutput(); // the client's FIN: nothing read or written by the request's thread
+            assertTrue(watchedGone.get(30, TimeUnit.SECONDS));
+            waitEnds.countDown();
+        }
+    }
+
+    @Test
+    void bytesAClientSendsWhileItsRequestWaitsAreItsNextRequest() throws Exception {
+        start(null, Duration.ofSeconds(30));
+        try (Socket socket = connect()) {
+            send(socket, post("/v1/wait", "w"));
+            waiting.get(30, TimeUnit.SECONDS);
+            send(socket, post("/v1/next", "pipelined")); // read by the gone watch, kept for the connection
+            waitEnds.countDown();
+            InputStream in = socket.getInputStream();
+            assertEquals("POST /v1/wait null w", Answer.read(in).body);
+            assertEquals("POST /v1/next null pipelined", Answer.read(in).body);
+        }
+        assertFalse(watchedGone.isDone());
+        assertEquals(2, front.servedCount());
     }
 
     private Socket connect() throws IOException {
