@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.detour.adapter.proxy.ProxyHandler;
+import dev.detour.adapter.proxy.Relay;
 import dev.detour.gateway.port.RequestEvent;
 import dev.detour.fake.Bodies;
 import dev.detour.testkit.DetourProcess;
@@ -64,7 +64,7 @@ class CrashJournalProcessIT {
                                 HttpResponse<String> response = http.send(chat(detour, key, false),
                                         HttpResponse.BodyHandlers.ofString());
                                 if (response.statusCode() == 200 && response.body().contains("chat.completion")) {
-                                    answered.add(response.headers().firstValue(ProxyHandler.REQUEST_ID_HEADER)
+                                    answered.add(response.headers().firstValue(Relay.REQUEST_ID_HEADER)
                                             .orElseThrow());
                                 }
                             } catch (IOException cut) {
@@ -124,7 +124,7 @@ class CrashJournalProcessIT {
                 long account = detour.number("SELECT MIN(id) FROM accounts");
                 HttpResponse<InputStream> response = http.send(chat(detour, key, true),
                         HttpResponse.BodyHandlers.ofInputStream());
-                String requestId = response.headers().firstValue(ProxyHandler.REQUEST_ID_HEADER).orElseThrow();
+                String requestId = response.headers().firstValue(Relay.REQUEST_ID_HEADER).orElseThrow();
                 BufferedReader body = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
                 String first = body.readLine();
                 assertTrue(first != null && first.startsWith("data: "), "the first frame arrived: " + first);

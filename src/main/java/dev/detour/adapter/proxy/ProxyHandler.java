@@ -1,6 +1,5 @@
 package dev.detour.adapter.proxy;
 
-import dev.detour.gateway.Forwarder;
 import dev.detour.gateway.port.Header;
 import dev.detour.gateway.port.ResponseSink;
 import dev.detour.server.AnswerIdle;
@@ -25,11 +24,6 @@ import org.eclipse.jetty.util.Callback;
  * and sat on every relayed frame; the console and the APIs stay servlets. Other paths are declined (false).
  */
 public final class ProxyHandler extends Handler.Abstract {
-    public static final int MAX_BODY = Relay.MAX_BODY;
-    public static final String REQUEST_ID_HEADER = Relay.REQUEST_ID_HEADER;
-    /** D-3: the code of a request refused because Detour is stopping. */
-    public static final String SHUTTING_DOWN = Forwarder.SHUTTING_DOWN;
-
     private final Relay relay;
     private final TrustedProxies clientAddress;
 

@@ -27,7 +27,8 @@ import org.eclipse.jetty.http.BadMessageException;
  */
 public final class Relay {
     static final int MAX_BODY = 32 * 1024 * 1024;
-    static final String REQUEST_ID_HEADER = "x-detour-request-id";
+    /** The header every relayed answer carries: the request id its event is stored under. */
+    public static final String REQUEST_ID_HEADER = "x-detour-request-id";
 
     private final Forwarder forwarder;
     private final Clock clock;
