@@ -54,9 +54,9 @@ class AppIT {
         }
     }
 
-    /** HTTP/1.1 as the SDKs and agents speak it (the JDK's default client asks for h2c, which only Jetty reads). */
+    /** The JDK's default client: it offers h2c on a new connection, which the front declines (HTTP/1.1). */
     private static HttpResponse<String> get(App app, String path) throws Exception {
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
+        return HttpClient.newHttpClient().send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }

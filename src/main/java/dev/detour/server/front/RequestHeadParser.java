@@ -19,8 +19,14 @@ import java.util.Objects;
  * {@code ?} and a query of those characters, {@code ?} and {@code %XX}), one SP, {@code HTTP/1.1}, CRLF;
  * then up to {@value #MAX_HEADERS} lines of a token name, {@code :}, and a visible-ASCII value; CRLF
  * only; exactly one Host; a Content-Length of 1-18 digits at most once (required for POST, 0 if any for
- * GET); no Transfer-Encoding, Expect, Upgrade, HTTP2-Settings or TE; a Connection of only
- * {@code keep-alive} and {@code close}; the whole head within {@value #MAX_HEAD} bytes.
+ * GET); no Transfer-Encoding, Expect or TE; a Connection of only {@code keep-alive} and {@code close};
+ * the whole head within {@value #MAX_HEAD} bytes. One exception: an offer of h2c (exactly {@code Upgrade: h2c},
+ * one {@code HTTP2-Settings} of base64url characters, and a Connection naming {@code Upgrade} and
+ * {@code HTTP2-Settings} besides those two) is served as the HTTP/1.1 request it also is, the offer
+ * declined by answering in HTTP/1.1 (RFC 9110 §7.8 and RFC 7540 §3.2: a server may ignore it), as Jetty
+ * here does; the three headers are dropped from the head. The JDK's {@code HttpClient} sends that offer on
+ * every new plain connection, so without it every such client would take the hand-off. Any other Upgrade,
+ * or a part of the offer without the rest, is Jetty's.
  *
  * <p>Called on every request: it scans the bytes once with table lookups and makes Strings only for the
  * parts a head hands out.
@@ -45,6 +51,7 @@ public final class RequestHeadParser {
     private static final byte QUERY = 2;
     private static final byte TOKEN = 4;
     private static final byte HEX = 8;
+    private static final byte BASE64URL = 16;
     private static final byte[] CLASS = new byte[256];
 
     static {
@@ -52,6 +59,7 @@ public final class RequestHeadParser {
         mark(QUERY, "?"); // '%' is checked apart: only as %XX
         mark(TOKEN, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~");
         mark(HEX, "0123456789ABCDEFabcdef");
+        mark(BASE64URL, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
     }
 
     private static void mark(int bits, String chars) {
@@ -74,6 +82,12 @@ public final class RequestHeadParser {
     private static final byte[] TE = ascii("te");
     private static final byte[] CLOSE = ascii("close");
     private static final byte[] KEEP_ALIVE = ascii("keep-alive");
+    private static final byte[] H2C = ascii("h2c");
+
+    // what a Connection value names besides keep-alive
+    private static final int CONNECTION_CLOSE = 1;
+    private static final int CONNECTION_UPGRADE = 2;
+    private static final int CONNECTION_SETTINGS = 4;
 
     /** A Content-Length of more digits could overflow a long; no relay body comes near 18. */
     private static final int MAX_LENGTH_DIGITS = 18;
@@ -182,7 +196,9 @@ public final class RequestHeadParser {
         int hosts = 0;
         int lengths = 0;
         long contentLength = -1;
-        boolean close = false;
+        int connection = 0;
+        int upgrades = 0;
+        int settings = 0;
         int headersEnd = end - 2; // where the empty line's CRLF starts
         while (p < headersEnd) {
             if (count == MAX_HEADERS) {
@@ -224,14 +240,26 @@ public final class RequestHeadParser {
                 lengths++;
                 contentLength = digits(bytes, valueStart, valueEnd);
             } else if (nameIs(bytes, nameStart, nameLength, CONNECTION)) {
-                close |= connectionSaysClose(bytes, valueStart, valueEnd);
+                connection |= connectionOptions(bytes, valueStart, valueEnd);
+            } else if (nameIs(bytes, nameStart, nameLength, UPGRADE)) {
+                if (!nameIs(bytes, valueStart, valueEnd - valueStart, H2C)) {
+                    throw new NotServed("Upgrade other than h2c"); // websocket and the rest: Jetty's
+                }
+                if (++upgrades > 1) {
+                    throw new NotServed("more than one Upgrade");
+                }
+                continue; // declined by answering in HTTP/1.1; nothing past this hop may see it
+            } else if (nameIs(bytes, nameStart, nameLength, HTTP2_SETTINGS)) {
+                checkBase64Url(bytes, valueStart, valueEnd);
+                if (++settings > 1) {
+                    throw new NotServed("more than one HTTP2-Settings");
+                }
+                continue;
             } else if (nameIs(bytes, nameStart, nameLength, TRANSFER_ENCODING)
                     || nameIs(bytes, nameStart, nameLength, EXPECT)
-                    || nameIs(bytes, nameStart, nameLength, UPGRADE)
-                    || nameIs(bytes, nameStart, nameLength, HTTP2_SETTINGS)
                     || nameIs(bytes, nameStart, nameLength, TE)) {
-                // a body framed otherwise, a client waiting to be asked, or another protocol: Jetty's
-                throw new NotServed("header that changes the framing or protocol");
+                // a body framed otherwise, or a client waiting to be asked: Jetty's
+                throw new NotServed("header that changes the framing");
             }
 
             if (count == names.length) {
@@ -255,7 +283,14 @@ public final class RequestHeadParser {
         if (method.equals("GET") && contentLength > 0) {
             throw new NotServed("GET with a body"); // nothing the relay takes, and a smuggling favourite
         }
-        return new RequestHead(method, path, query, names, values, count, contentLength, close, end - from);
+        boolean offer = upgrades + settings > 0 || (connection & (CONNECTION_UPGRADE | CONNECTION_SETTINGS)) != 0;
+        if (offer && (upgrades != 1 || settings != 1
+                || (connection & (CONNECTION_UPGRADE | CONNECTION_SETTINGS))
+                        != (CONNECTION_UPGRADE | CONNECTION_SETTINGS))) {
+            throw new NotServed("part of an h2c offer without the rest");
+        }
+        return new RequestHead(method, path, query, names, values, count, contentLength,
+                (connection & CONNECTION_CLOSE) != 0, end - from);
     }
 
     /** A segment of exactly "." or ".." would be removed or climb a level in a normalizing server. */
@@ -282,12 +317,27 @@ public final class RequestHeadParser {
         return value;
     }
 
+    /** A token68 of the base64url alphabet (RFC 7540 §3.2.1), its padding optional. */
+    private static void checkBase64Url(byte[] bytes, int start, int stop) throws NotServed {
+        int p = start;
+        while (p < stop && (CLASS[bytes[p] & 0xFF] & BASE64URL) != 0) {
+            p++;
+        }
+        while (p < stop && bytes[p] == '=') {
+            p++;
+        }
+        if (p != stop) {
+            throw new NotServed("HTTP2-Settings not base64url");
+        }
+    }
+
     /**
-     * Whether a Connection value of only {@code keep-alive} and {@code close} elements has a {@code close};
-     * any other option (Upgrade, TE, a header to drop as hop-by-hop) or an empty element is Jetty's.
+     * The options a Connection value of only {@code keep-alive}, {@code close}, {@code Upgrade} and
+     * {@code HTTP2-Settings} elements names ({@code CONNECTION_*} bits); any other option (TE, a header to drop
+     * as hop-by-hop) or an empty element is Jetty's.
      */
-    private static boolean connectionSaysClose(byte[] bytes, int start, int stop) throws NotServed {
-        boolean close = false;
+    private static int connectionOptions(byte[] bytes, int start, int stop) throws NotServed {
+        int options = 0;
         int p = start;
         while (true) {
             int elementStart = p;
@@ -296,18 +346,22 @@ public final class RequestHeadParser {
             }
             int n = p - elementStart;
             if (nameIs(bytes, elementStart, n, CLOSE)) {
-                close = true;
+                options |= CONNECTION_CLOSE;
+            } else if (nameIs(bytes, elementStart, n, UPGRADE)) {
+                options |= CONNECTION_UPGRADE;
+            } else if (nameIs(bytes, elementStart, n, HTTP2_SETTINGS)) {
+                options |= CONNECTION_SETTINGS;
             } else if (!nameIs(bytes, elementStart, n, KEEP_ALIVE)) {
-                throw new NotServed("Connection other than keep-alive or close");
+                throw new NotServed("Connection other than keep-alive, close or an h2c offer's");
             }
             while (p < stop && (bytes[p] == ' ' || bytes[p] == '\t')) {
                 p++;
             }
             if (p == stop) {
-                return close;
+                return options;
             }
             if (bytes[p] != ',') {
-                throw new NotServed("Connection other than keep-alive or close");
+                throw new NotServed("Connection other than keep-alive, close or an h2c offer's");
             }
             p++;
             while (p < stop && (bytes[p] == ' ' || bytes[p] == '\t')) {

@@ -167,6 +167,40 @@ class FrontServerIT {
         assertEquals(1, front.handOffCount());
     }
 
+    /**
+     * The JDK's own HttpClient offers h2c on every new plain connection: the front declines the offer by answering
+     * in HTTP/1.1 (as Jetty here does) and serves the requests itself, on one kept-alive connection.
+     */
+    @Test
+    void theJdkClientsH2cOfferIsDeclinedAndItsRequestsServedByTheFront() throws Exception {
+        start(null, Duration.ofSeconds(30));
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient(); // HTTP_2 by default
+        for (String body : new String[] {"one", "two"}) {
+            java.net.http.HttpResponse<String> answer = client.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + front.port() + "/v1/chat/completions"))
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, answer.statusCode());
+            assertEquals(java.net.http.HttpClient.Version.HTTP_1_1, answer.version());
+            assertEquals("POST /v1/chat/completions null " + body, answer.body());
+            assertEquals("front", answer.headers().firstValue("x-served-by").orElse(null));
+        }
+        assertEquals(2, front.servedCount());
+        assertEquals(0, front.handOffCount());
+    }
+
+    @Test
+    void anUpgradeToAnotherProtocolGoesToJetty() throws Exception {
+        start(null, Duration.ofSeconds(30));
+        try (Socket socket = connect()) {
+            send(socket, "GET /v1/chat HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+            assertEquals("jetty GET /v1/chat ", Answer.read(socket.getInputStream()).body);
+        }
+        assertEquals(0, front.servedCount());
+        assertEquals(1, front.handOffCount());
+    }
+
     @Test
     void aChunkedRelayRequestGoesToJettyWhole() throws Exception {
         start(null, Duration.ofSeconds(30));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.detour.server.front.RequestHeadParser.NotServed;
 import java.nio.charset.StandardCharsets;
@@ -202,6 +203,28 @@ class RequestHeadParserTest {
                 refused("Expect", "POST / HTTP/1.1\r\n" + HOST + "Content-Length: 5\r\nExpect: 100-continue\r\n\r\n"),
                 refused("Upgrade", "GET / HTTP/1.1\r\n" + HOST + "Upgrade: websocket\r\n\r\n"),
                 refused("HTTP2-Settings", "GET / HTTP/1.1\r\n" + HOST + "HTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n"),
+                refused("an h2c offer naming websocket", "GET / HTTP/1.1\r\n" + HOST
+                        + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: websocket\r\nHTTP2-Settings: AAMA\r\n\r\n"),
+                refused("an h2c offer with two protocols", "GET / HTTP/1.1\r\n" + HOST
+                        + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c, websocket\r\nHTTP2-Settings: AAMA\r\n\r\n"),
+                refused("an h2c offer without HTTP2-Settings", "GET / HTTP/1.1\r\n" + HOST
+                        + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n\r\n"),
+                refused("an h2c offer with two HTTP2-Settings", "GET / HTTP/1.1\r\n" + HOST
+                        + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMA\r\n"
+                        + "HTTP2-Settings: AAMA\r\n\r\n"),
+                refused("an h2c offer with two Upgrades", "GET / HTTP/1.1\r\n" + HOST
+                        + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nUpgrade: h2c\r\n"
+                        + "HTTP2-Settings: AAMA\r\n\r\n"),
+                refused("an h2c offer whose Connection lacks HTTP2-Settings", "GET / HTTP/1.1\r\n" + HOST
+                        + "Connection: Upgrade\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMA\r\n\r\n"),
+                refused("an h2c offer without Connection", "GET / HTTP/1.1\r\n" + HOST
+                        + "Upgrade: h2c\r\nHTTP2-Settings: AAMA\r\n\r\n"),
+                refused("Connection naming an offer never made", "GET / HTTP/1.1\r\n" + HOST
+                        + "Connection: Upgrade, HTTP2-Settings\r\n\r\n"),
+                refused("HTTP2-Settings not base64url", "GET / HTTP/1.1\r\n" + HOST
+                        + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AA+/\r\n\r\n"),
+                refused("HTTP2-Settings padding in the middle", "GET / HTTP/1.1\r\n" + HOST
+                        + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AA=A\r\n\r\n"),
                 refused("TE", "GET / HTTP/1.1\r\n" + HOST + "TE: trailers\r\n\r\n"),
                 refused("Connection: Upgrade", "GET / HTTP/1.1\r\n" + HOST + "Connection: Upgrade\r\n\r\n"),
                 refused("Connection: keep-alive, TE", "GET / HTTP/1.1\r\n" + HOST + "Connection: keep-alive, TE\r\n\r\n"),
@@ -209,6 +232,29 @@ class RequestHeadParserTest {
                 refused("Connection: close,", "GET / HTTP/1.1\r\n" + HOST + "Connection: close,\r\n\r\n"),
                 refused("too many header lines", "GET / HTTP/1.1\r\n" + HOST
                         + "X-A: b\r\n".repeat(RequestHeadParser.MAX_HEADERS) + "\r\n"));
+    }
+
+    @Test
+    void anH2cOfferIsServedAsHttp11WithTheOfferDropped() throws NotServed {
+        // what the JDK's HttpClient sends on every new plain connection
+        RequestHead head = parse("POST /v1/chat/completions HTTP/1.1\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                + "Content-Length: 2\r\n" + HOST + "HTTP2-Settings: AAEAAEAAAAIAAAABAAMAAABkAAQBAAAAAAUAAEAA\r\n"
+                + "Upgrade: h2c\r\nContent-Type: application/json\r\n\r\n");
+        assertEquals(2, head.contentLength());
+        assertFalse(head.close());
+        assertNull(head.header("Upgrade"));
+        assertNull(head.header("HTTP2-Settings"));
+        assertEquals("Upgrade, HTTP2-Settings", head.header("Connection")); // hop-by-hop: never forwarded
+        assertEquals("application/json", head.header("content-type"));
+        assertEquals(4, head.headerCount());
+    }
+
+    @Test
+    void anH2cOfferWithCloseAndPaddedSettingsClosesAfterTheAnswer() throws NotServed {
+        RequestHead head = parse("GET / HTTP/1.1\r\n" + HOST + "connection: close, upgrade, http2-settings\r\n"
+                + "upgrade: H2C\r\nhttp2-settings: AAMAAABk-_==\r\n\r\n");
+        assertTrue(head.close());
+        assertEquals(2, head.headerCount());
     }
 
     @Test
