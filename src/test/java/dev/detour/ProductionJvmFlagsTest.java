@@ -47,15 +47,15 @@ class ProductionJvmFlagsTest {
 
     /**
      * N-8: under the production flags a thread's priority is a nice value, so Java 17's request threads
-     * (JettyServer, the lowest priority) run at nice 4 — and no thread of the JVM's own runs above nice 0, even
+     * (the front's and JettyServer's, the lowest priority) run at nice 10 — and no thread of the JVM's own runs above nice 0, even
      * when it runs as root (CI does; the JVM's table would give its GC, compiler and VM threads nice -4).
      */
     @Test
-    void underThemTheLowestPriorityIsNiceFourAndNoThreadRunsAboveNormal() throws Exception {
+    void underThemTheLowestPriorityIsNiceTenAndNoThreadRunsAboveNormal() throws Exception {
         String output = javaWithProductionFlags("-cp", System.getProperty("java.class.path"),
                 ThreadNices.class.getName());
         List<String> lines = output.lines().toList();
-        assertTrue(lines.contains("lowest-priority 4"), output);
+        assertTrue(lines.contains("lowest-priority 10"), output);
         List<String> nices = lines.stream().filter(line -> line.startsWith("thread ")).toList();
         assertTrue(nices.size() >= 5, "the JVM's own threads are listed: " + output);
         for (String line : nices) {

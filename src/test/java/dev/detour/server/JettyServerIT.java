@@ -56,7 +56,7 @@ class JettyServerIT {
 
     /**
      * N-8: on platform threads (Java 17) requests run at the lowest priority, so the event writer keeps pace with
-     * them (nice 4 under the production flags); on virtual threads (21+) at the normal one, as every thread.
+     * them (nice 10 under the production flags); on virtual threads (21+) at the normal one, as every thread.
      */
     @Test
     void requestsRunAtTheLowestPriorityOnPlatformThreadsOnly() throws Exception {

@@ -56,6 +56,8 @@ class FrontServerIT {
         public void serve(FrontExchange exchange) {
             ResponseSink sink = exchange.sink();
             exchange.answerHeader("x-served-by", "front");
+            exchange.answerHeader("x-thread", org.eclipse.jetty.util.VirtualThreads.isVirtualThread() + " "
+                    + Thread.currentThread().getPriority());
             try {
                 if (exchange.draining()) {
                     exchange.discardUnreadBodyOrClose();
@@ -133,7 +135,7 @@ class FrontServerIT {
         jetty.start();
         front = new FrontServer(new InetSocketAddress("127.0.0.1", 0), echo, JettyServer.handOff(jetty), cap,
                 new MinimumBodyRate(1024, System::nanoTime), clientTimeout, Duration.ofSeconds(300),
-                Thread.NORM_PRIORITY);
+                Thread.MIN_PRIORITY);
         front.start(64);
     }
 
@@ -199,6 +201,21 @@ class FrontServerIT {
         }
         assertEquals(0, front.servedCount());
         assertEquals(1, front.handOffCount());
+    }
+
+    /**
+     * N-8: a connection runs on a virtual thread where the JVM has them (21+); else on a platform thread at the
+     * priority given (the lowest in production: nice 10 under the production flags, so the event writer keeps pace).
+     */
+    @Test
+    void aConnectionRunsOnAVirtualThreadWhereThereAreSomeElseOnALowPriorityPlatformThread() throws Exception {
+        start(null, Duration.ofSeconds(30));
+        try (Socket socket = connect()) {
+            send(socket, post("/v1/a", "x"));
+            Answer answer = Answer.read(socket.getInputStream());
+            assertTrue(answer.head.contains("x-thread: " + (org.eclipse.jetty.util.VirtualThreads.areSupported()
+                    ? "true " + Thread.NORM_PRIORITY : "false " + Thread.MIN_PRIORITY)), answer.head);
+        }
     }
 
     @Test
