@@ -317,7 +317,7 @@ public final class RequestHeadParser {
         return value;
     }
 
-    /** A token68 of the base64url alphabet (RFC 7540 §3.2.1), its padding optional. */
+    /** A token68 of the base64url alphabet (RFC 7540 §3.2.1): one character or more, its padding optional. */
     private static void checkBase64Url(byte[] bytes, int start, int stop) throws NotServed {
         int p = start;
         while (p < stop && (CLASS[bytes[p] & 0xFF] & BASE64URL) != 0) {
@@ -326,7 +326,7 @@ public final class RequestHeadParser {
         while (p < stop && bytes[p] == '=') {
             p++;
         }
-        if (p != stop) {
+        if (p != stop || p == start) {
             throw new NotServed("HTTP2-Settings not base64url");
         }
     }

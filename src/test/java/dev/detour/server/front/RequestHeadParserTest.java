@@ -223,6 +223,8 @@ class RequestHeadParserTest {
                         + "Connection: Upgrade, HTTP2-Settings\r\n\r\n"),
                 refused("HTTP2-Settings not base64url", "GET / HTTP/1.1\r\n" + HOST
                         + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AA+/\r\n\r\n"),
+                refused("an empty HTTP2-Settings", "GET / HTTP/1.1\r\n" + HOST
+                        + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings:\r\n\r\n"),
                 refused("HTTP2-Settings padding in the middle", "GET / HTTP/1.1\r\n" + HOST
                         + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AA=A\r\n\r\n"),
                 refused("TE", "GET / HTTP/1.1\r\n" + HOST + "TE: trailers\r\n\r\n"),
