@@ -112,7 +112,7 @@ public final class FrontServer implements AutoCloseable {
      * lowest: nice 10 under the production flags, so the writer keeps pace); idle ones wait a minute for the next
      * connection, as a client that reconnects often reuses one.
      */
-    Executor connectionThreads(boolean virtual) {
+    private Executor connectionThreads(boolean virtual) {
         if (virtual) {
             return VirtualThreads.getNamedVirtualThreadsExecutor("detour-front-");
         }
