@@ -40,6 +40,8 @@ public final class GaleraCluster {
     private static final Path MARIADBD = Path.of("/usr/sbin/mariadbd");
     private static final Path PROVIDER = Path.of("/usr/lib/galera/libgalera_smm.so");
     public static final int NODES = 3;
+    /** Ports below it are commonly taken by system services. */
+    private static final int LOWEST_BASE = 20_000;
     private static GaleraCluster shared;
 
     private final Path dir;
@@ -260,14 +262,32 @@ public final class GaleraCluster {
     }
 
     /** A base port with the 3 SQL and the 9 replication/IST/SST ports the script derives from it all free. */
-    private static int freeBasePort() {
+    /**
+     * A base whose 12 ports are free now and stay out of the kernel's ephemeral range: a node that is killed and
+     * started again binds its IST and SST ports anew minutes later, and a port in the ephemeral range may by then be
+     * the local end of some connection (CI once lost a rejoin so: "Failed to open IST listener … Address already in
+     * use", then "Will never receive state").
+     */
+    static int freeBasePort() {
+        int bases = (ephemeralLow() - LOWEST_BASE - 100) / 100;
         for (int attempt = 0; attempt < 50; attempt++) {
-            int base = 20_000 + 100 * ThreadLocalRandom.current().nextInt(300);
+            int base = LOWEST_BASE + 100 * ThreadLocalRandom.current().nextInt(bases);
             if (allFree(base)) {
                 return base;
             }
         }
         throw new IllegalStateException("no free port range for the Galera cluster");
+    }
+
+    /** The first port the kernel hands out for outgoing connections (Linux's default 32768 when unreadable). */
+    static int ephemeralLow() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip();
+            int low = Integer.parseInt(range.split("\\s+")[0]);
+            return Math.max(low, LOWEST_BASE + 200);
+        } catch (IOException | RuntimeException e) {
+            return 32_768;
+        }
     }
 
     private static boolean allFree(int base) {
