@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -30,8 +31,9 @@ import org.slf4j.LoggerFactory;
 /**
  * N-8: the public port's first reader. One thread per client connection with blocking reads and writes serves the
  * relay's plain requests (bench/stack-ceiling.sh: this model forwards 1.2–1.8× as fast as Jetty's selector model on
- * two cores, and a stream's frame leaves without a hand-over between threads) — a virtual thread where the JVM has
- * them (21+), else a platform thread at the request threads' low priority ({@link #connectionThreads}); every connection
+ * two cores, and a stream's frame leaves without a hand-over between threads) — a platform thread at the request
+ * threads' low priority for the first few at once, virtual threads beyond them where the JVM has them
+ * ({@link #connectionThreads}); every connection
  * whose request is outside the front's subset, or for another path, goes to Jetty with the bytes read so far
  * ({@link JettyHandOff}), and so do connections beyond {@link #MAX_CONNECTIONS} (Jetty holds an idle connection
  * without a thread).
@@ -45,6 +47,8 @@ public final class FrontServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FrontServer.class);
     /** Connections with a thread of their own; more go to Jetty. Jetty's pool has 2,048 threads. */
     static final int MAX_CONNECTIONS = 2048;
+    /** Connections at once on platform threads; on JDK 21+ more run on virtual threads ({@link #connectionThreads}). */
+    static final int PLATFORM_CONNECTIONS = 8;
 
     private final InetSocketAddress bind;
     private final FrontHandler handler;
@@ -62,7 +66,7 @@ public final class FrontServer implements AutoCloseable {
     private int inFlight;
     private volatile boolean draining;
     private ServerSocketChannel listener;
-    private Executor threads;
+    private ExecutorService threads;
     private ScheduledExecutorService watchdog;
     private GoneWatcher goneWatcher;
 
@@ -105,23 +109,29 @@ public final class FrontServer implements AutoCloseable {
     }
 
     /**
-     * Where each connection runs. On JDK 21+ a virtual thread: measured on JDK 25 (docs/performance.md, session
-     * 43) against a platform thread per connection, 1,000 held streams completed 15 % more at 30 % less CPU per
-     * stream and 150 MiB less RSS (no thread stack each), and buffered requests went as fast or faster, the event
-     * writer keeping pace beside two carrier threads. On Java 17 a platform thread at {@code threadPriority} (the
-     * lowest: nice 10 under the production flags, so the writer keeps pace); idle ones wait a minute for the next
-     * connection, as a client that reconnects often reuses one.
+     * Where each connection runs: the first {@link #PLATFORM_CONNECTIONS} at once on platform threads at
+     * {@code threadPriority} (the lowest: nice 10 under the production flags, so the event writer keeps pace; idle
+     * ones wait a minute for the next connection, as a client that reconnects often reuses one). Beyond them, on
+     * JDK 21+, virtual threads; on Java 17 more platform threads. A platform thread wakes straight from its blocking
+     * read, a virtual one through the poller and then a carrier: two wake-ups instead of one, each dear on this VM.
+     * Measured on JDK 25 (docs/performance.md, sessions 43–44): all-virtual completed 15 % more of 1,000 held
+     * streams than all-platform, at 30 % less CPU each and 150 MiB less RSS, but added 0.110–0.154 ms to a request
+     * at concurrency 1; 8 platform threads first added 0.066–0.083 ms, the held and buffered figures alike.
      */
-    private Executor connectionThreads(boolean virtual) {
-        if (virtual) {
-            return VirtualThreads.getNamedVirtualThreadsExecutor("detour-front-");
-        }
-        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "detour-front-" + threadNumber.incrementAndGet());
-            t.setDaemon(true);
-            t.setPriority(threadPriority);
-            return t;
-        });
+    private ExecutorService connectionThreads(boolean virtual) {
+        Executor beyond = virtual ? VirtualThreads.getNamedVirtualThreadsExecutor("detour-front-v") : null;
+        return new ThreadPoolExecutor(0, virtual ? PLATFORM_CONNECTIONS : Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), r -> {
+                    Thread t = new Thread(r, "detour-front-" + threadNumber.incrementAndGet());
+                    t.setDaemon(true);
+                    t.setPriority(threadPriority);
+                    return t;
+                }, (connection, pool) -> {
+                    if (beyond == null || pool.isShutdown()) {
+                        throw new RejectedExecutionException("the front is stopping");
+                    }
+                    beyond.execute(connection);
+                });
     }
 
     /** Requests the front served itself. */
@@ -276,8 +286,8 @@ public final class FrontServer implements AutoCloseable {
         if (watchdog != null) {
             watchdog.shutdownNow();
         }
-        if (threads instanceof ExecutorService pool) {
-            pool.shutdown(); // virtual threads need no shutting down: each ends with its connection
+        if (threads != null) {
+            threads.shutdown(); // virtual threads need no shutting down: each ends with its connection
         }
         if (goneWatcher != null) {
             goneWatcher.close();
