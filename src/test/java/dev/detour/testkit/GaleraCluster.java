@@ -261,7 +261,6 @@ public final class GaleraCluster {
         }
     }
 
-    /** A base port with the 3 SQL and the 9 replication/IST/SST ports the script derives from it all free. */
     /**
      * A base whose 12 ports are free now and stay out of the kernel's ephemeral range: a node that is killed and
      * started again binds its IST and SST ports anew minutes later, and a port in the ephemeral range may by then be
@@ -290,12 +289,17 @@ public final class GaleraCluster {
         }
     }
 
-    private static boolean allFree(int base) {
+    /** The 3 SQL and the 9 replication/IST/SST ports bin/galera-cluster derives from a base. */
+    static List<Integer> clusterPorts(int base) {
         List<Integer> ports = new ArrayList<>();
         for (int n = 1; n <= NODES; n++) {
             ports.addAll(List.of(base + n - 1, base + 10 + n, base + 20 + n, base + 30 + n));
         }
-        for (int port : ports) {
+        return ports;
+    }
+
+    private static boolean allFree(int base) {
+        for (int port : clusterPorts(base)) {
             try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
                 s.setReuseAddress(true);
             } catch (IOException e) {

@@ -33,10 +33,9 @@ import org.slf4j.LoggerFactory;
  * relay's plain requests (bench/stack-ceiling.sh: this model forwards 1.2–1.8× as fast as Jetty's selector model on
  * two cores, and a stream's frame leaves without a hand-over between threads) — a platform thread at the request
  * threads' low priority for the first few at once, virtual threads beyond them where the JVM has them
- * ({@link #connectionThreads}); every connection
- * whose request is outside the front's subset, or for another path, goes to Jetty with the bytes read so far
- * ({@link JettyHandOff}), and so do connections beyond {@link #MAX_CONNECTIONS} (Jetty holds an idle connection
- * without a thread).
+ * ({@link #connectionThreads}); every connection whose request is outside the front's subset, or for another path,
+ * goes to Jetty with the bytes read so far ({@link JettyHandOff}), and so do connections beyond
+ * {@link #MAX_CONNECTIONS} (Jetty holds an idle connection without a thread).
  *
  * <p>It keeps Jetty's guards: the per-address connection cap (X-4) at accept, the client timeout on every read
  * (trusted proxies: the answer's idle time), the minimum body rate, a watchdog closing connections whose write has
