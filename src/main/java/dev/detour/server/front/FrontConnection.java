@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * One client connection on the front, served on its own thread with blocking reads and writes: request after
  * request while each is in the front's subset for the handler's paths; at the first that is not (a console page,
  * a chunked body, anything unusual) the connection and every byte read from it go to Jetty, which serves it from
- * then on. Reads wait at most the client timeout (a trusted proxy's connection: the answer's idle time).
+ * then on. Reads wait at most the client timeout (a trusted proxy's connection: the answer's idle time), timed by
+ * the front's watchdog rather than a socket timeout (see {@link ClientInput}).
  */
 final class FrontConnection implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(FrontConnection.class);
@@ -39,6 +40,10 @@ final class FrontConnection implements Runnable {
     private boolean handedOff;
     /** When the write in progress began ({@link System#nanoTime()}), 0 when none is. */
     private volatile long writingSince;
+    /** When the read in progress began ({@link System#nanoTime()}), 0 when none is. */
+    private volatile long readingSince;
+    /** Set by the watchdog when it ended a read that had waited past the read timeout. */
+    private volatile boolean readTimedOut;
     private volatile boolean admitted;
     /** Set by the gone watch: the client closed, or sent more than the buffer holds while it waited. */
     private volatile boolean unusable;
@@ -58,8 +63,7 @@ final class FrontConnection implements Runnable {
         try {
             Socket socket = channel.socket();
             socket.setTcpNoDelay(true);
-            socket.setSoTimeout((int) server.readTimeoutMillis(trusted));
-            in = socket.getInputStream();
+            in = new ClientInput(socket.getInputStream());
             while (serveNext()) {
                 // the next request on this connection
             }
@@ -186,6 +190,90 @@ final class FrontConnection implements Runnable {
             }
         } finally {
             writingSince = 0;
+        }
+    }
+
+    /**
+     * The socket's input with the read timeout kept by the watchdog ({@link #timeOutStalledRead}) instead of a socket
+     * timeout: the JDK reads a blocking channel with a timeout by switching the socket to non-blocking and back
+     * around every read (two fcntl calls, a read that finds nothing and a poll, where an untimed read is one call;
+     * 10 % of Detour's CPU per buffered request at Java 17's plateau, docs/performance.md session 45), and on JDK 21+
+     * a timed park schedules and cancels a timer per read. A read the watchdog ends throws
+     * {@link SocketTimeoutException}, as a socket timeout did.
+     */
+    private final class ClientInput extends InputStream {
+        private final InputStream socket;
+
+        ClientInput(InputStream socket) {
+            this.socket = socket;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] bytes, int offset, int length) throws IOException {
+            if (readTimedOut) {
+                throw timedOut();
+            }
+            long now = System.nanoTime();
+            readingSince = now == 0 ? 1 : now;
+            int n;
+            try {
+                n = socket.read(bytes, offset, length);
+            } catch (IOException e) {
+                if (readTimedOut) {
+                    throw timedOut();
+                }
+                throw e;
+            } finally {
+                readingSince = 0;
+            }
+            if (n < 0 && readTimedOut) {
+                throw timedOut();
+            }
+            return n;
+        }
+
+        @Override
+        public int available() throws IOException {
+            return readTimedOut ? 0 : socket.available();
+        }
+
+        private SocketTimeoutException timedOut() {
+            return new SocketTimeoutException("the client sent nothing for "
+                    + server.readTimeoutMillis(trusted) + " ms");
+        }
+    }
+
+    /**
+     * The watchdog's question about reads: has a read waited longer than this connection's read timeout? Then its
+     * input is shut (the blocked read returns, and throws {@link SocketTimeoutException}); the output stays open,
+     * so a request whose body stalled can still be answered 408.
+     */
+    boolean timeOutStalledRead(long nowNanos, long limitNanos) {
+        long since = readingSince;
+        if (since == 0 || nowNanos - since <= limitNanos || bytesWaiting()) {
+            return false;
+        }
+        readTimedOut = true;
+        try {
+            channel.shutdownInput();
+        } catch (IOException e) {
+            closeNow(); // closed already, or not shut: either way the read ends
+        }
+        return true;
+    }
+
+    /** Bytes arrived that the read has not taken yet: it is about to return, not stalled. */
+    private boolean bytesWaiting() {
+        try {
+            return channel.socket().getInputStream().available() > 0;
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -101,7 +101,8 @@ public final class FrontServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        watchdog.scheduleWithFixedDelay(() -> closeStalledWrites(System.nanoTime()), 1, 1, TimeUnit.SECONDS);
+        long round = watchdogRoundMillis();
+        watchdog.scheduleWithFixedDelay(() -> closeStalled(System.nanoTime()), round, round, TimeUnit.MILLISECONDS);
         Thread acceptor = new Thread(this::acceptLoop, "detour-front-accept");
         acceptor.setDaemon(true);
         acceptor.start();
@@ -206,16 +207,29 @@ public final class FrontServer implements AutoCloseable {
         }
     }
 
-    /** The watchdog's round: connections whose write has been blocked past their limit are closed. */
-    int closeStalledWrites(long nowNanos) {
+    /**
+     * The watchdog's round: connections whose write has been blocked past their limit are closed, reads that have
+     * waited past the read timeout are ended (the front's reads have no socket timeout: {@code ClientInput}).
+     *
+     * @return how many connections it closed or ended a read of
+     */
+    int closeStalled(long nowNanos) {
+        long clientTimeout = TimeUnit.MILLISECONDS.toNanos(clientTimeoutMillis);
+        long answerIdle = TimeUnit.MILLISECONDS.toNanos(answerIdleMillis);
         int closed = 0;
         for (FrontConnection connection : connections) {
-            if (connection.closeIfWriteStalled(nowNanos, TimeUnit.MILLISECONDS.toNanos(clientTimeoutMillis),
-                    TimeUnit.MILLISECONDS.toNanos(answerIdleMillis))) {
+            if (connection.closeIfWriteStalled(nowNanos, clientTimeout, answerIdle)
+                    || connection.timeOutStalledRead(nowNanos,
+                            TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis(connection.trusted())))) {
                 closed++;
             }
         }
         return closed;
+    }
+
+    /** A quarter of the shortest limit the watchdog keeps, within 10 ms … 1 s: a read times out within 25 % late. */
+    private long watchdogRoundMillis() {
+        return Math.max(10, Math.min(1000, Math.min(clientTimeoutMillis, answerIdleMillis) / 4));
     }
 
     long readTimeoutMillis(boolean trusted) {

@@ -292,13 +292,16 @@ class FrontServerIT {
         try (Socket socket = connect()) {
             socket.setReceiveBufferSize(4096);
             send(socket, post("/v1/flood", ""));
-            // nothing read: the front's write blocks once the socket buffers are full; the watchdog, asked as if the
-            // answer's idle time had passed, closes it (asked again until that write has begun). An admitted
-            // answer's write is never cut at the client timeout (30 s) nor before its own 300 s
+            // the answer has begun (so the request's reads are over: a read in progress would look stalled to a
+            // watchdog asked 31 s ahead), then nothing more is read: the front's write blocks once the socket buffers
+            // are full; the watchdog, asked as if the answer's idle time had passed, closes it (asked again until
+            // that write has begun). An admitted answer's write is never cut at the client timeout (30 s) nor before
+            // its own 300 s
+            assertTrue(socket.getInputStream().read(new byte[16]) > 0);
             while (true) {
-                assertEquals(0, front.closeStalledWrites(System.nanoTime() + TimeUnit.SECONDS.toNanos(31)));
-                assertEquals(0, front.closeStalledWrites(System.nanoTime() + TimeUnit.SECONDS.toNanos(299)));
-                if (front.closeStalledWrites(System.nanoTime() + TimeUnit.SECONDS.toNanos(301)) > 0) {
+                assertEquals(0, front.closeStalled(System.nanoTime() + TimeUnit.SECONDS.toNanos(31)));
+                assertEquals(0, front.closeStalled(System.nanoTime() + TimeUnit.SECONDS.toNanos(299)));
+                if (front.closeStalled(System.nanoTime() + TimeUnit.SECONDS.toNanos(301)) > 0) {
                     break;
                 }
                 Thread.onSpinWait();
@@ -313,6 +316,42 @@ class FrontServerIT {
         try (Socket socket = connect()) {
             send(socket, "POST /v1/a HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc");
             Answer answer = Answer.read(socket.getInputStream());
+            assertEquals(408, answer.status);
+            assertTrue(answer.head.contains("Connection: close"), answer.head);
+            assertEquals(-1, socket.getInputStream().read());
+        }
+    }
+
+    @Test
+    void aHeadThatStallsIsClosedByTheWatchdogOnlyOnceTheClientTimeoutHasPassed() throws Exception {
+        start(null, Duration.ofSeconds(30));
+        try (Socket socket = connect()) {
+            send(socket, post("/v1/a", "first"));
+            assertEquals("POST /v1/a null first", Answer.read(socket.getInputStream()).body);
+            send(socket, "POST /v1/a HTTP/1.1\r\nHost"); // half a head, then silence
+            // the front's read has no socket timeout: the watchdog, asked as if time had passed, ends it past 30 s
+            // only (asked again until that read has begun)
+            while (true) {
+                assertEquals(0, front.closeStalled(System.nanoTime() + TimeUnit.SECONDS.toNanos(29)));
+                if (front.closeStalled(System.nanoTime() + TimeUnit.SECONDS.toNanos(31)) > 0) {
+                    break;
+                }
+                Thread.onSpinWait();
+            }
+            assertEquals(-1, socket.getInputStream().read()); // closed, nothing written
+        }
+        assertEquals(1, front.servedCount());
+    }
+
+    @Test
+    void aBodyStalledPastTheClientTimeoutByTheWatchdogsClockIsStillAnsweredTooSlow() throws Exception {
+        start(null, Duration.ofSeconds(30));
+        try (Socket socket = connect()) {
+            send(socket, "POST /v1/a HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc");
+            while (front.closeStalled(System.nanoTime() + TimeUnit.SECONDS.toNanos(31)) == 0) {
+                Thread.onSpinWait(); // until the body's read has begun
+            }
+            Answer answer = Answer.read(socket.getInputStream()); // the input was shut, the output was not
             assertEquals(408, answer.status);
             assertTrue(answer.head.contains("Connection: close"), answer.head);
             assertEquals(-1, socket.getInputStream().read());
