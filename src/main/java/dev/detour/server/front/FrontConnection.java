@@ -259,6 +259,10 @@ final class FrontConnection implements Runnable {
         if (since == 0 || nowNanos - since <= limitNanos || bytesWaiting()) {
             return false;
         }
+        if (readTimedOut) { // shut a round ago and still blocked: closing ends any read
+            closeNow();
+            return false;
+        }
         readTimedOut = true;
         try {
             channel.shutdownInput();

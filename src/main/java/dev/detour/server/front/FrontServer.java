@@ -227,7 +227,7 @@ public final class FrontServer implements AutoCloseable {
         return closed;
     }
 
-    /** A quarter of the shortest limit the watchdog keeps, within 10 ms … 1 s: a read times out within 25 % late. */
+    /** A quarter of the shortest limit the watchdog keeps, within 10 ms … 1 s: how late at most a read times out. */
     private long watchdogRoundMillis() {
         return Math.max(10, Math.min(1000, Math.min(clientTimeoutMillis, answerIdleMillis) / 4));
     }

@@ -326,9 +326,10 @@ class FrontServerIT {
     void aHeadThatStallsIsClosedByTheWatchdogOnlyOnceTheClientTimeoutHasPassed() throws Exception {
         start(null, Duration.ofSeconds(30));
         try (Socket socket = connect()) {
-            send(socket, post("/v1/a", "first"));
+            // a request and half the next head in one write (one segment: the front reads both at once, so no byte
+            // of it is still on its way when the watchdog looks), then silence
+            send(socket, post("/v1/a", "first") + "POST /v1/a HTTP/1.1\r\nHost");
             assertEquals("POST /v1/a null first", Answer.read(socket.getInputStream()).body);
-            send(socket, "POST /v1/a HTTP/1.1\r\nHost"); // half a head, then silence
             // the front's read has no socket timeout: the watchdog, asked as if time had passed, ends it past 30 s
             // only (asked again until that read has begun)
             while (true) {
@@ -348,6 +349,9 @@ class FrontServerIT {
         start(null, Duration.ofSeconds(30));
         try (Socket socket = connect()) {
             send(socket, "POST /v1/a HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc");
+            while (front.servedCount() == 0) {
+                Thread.onSpinWait(); // until the head was read (and "abc" with it: one segment), so no byte is on its way
+            }
             while (front.closeStalled(System.nanoTime() + TimeUnit.SECONDS.toNanos(31)) == 0) {
                 Thread.onSpinWait(); // until the body's read has begun
             }
