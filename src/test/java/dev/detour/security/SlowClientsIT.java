@@ -14,6 +14,7 @@ import dev.detour.testkit.MutableClock;
 import dev.detour.fake.Reply;
 import dev.detour.testkit.TestApp;
 import dev.detour.testkit.TestDatabase;
+import dev.detour.testkit.ThreadStacks;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -482,17 +483,12 @@ class SlowClientsIT {
         return workersIn("dev.detour.adapter.proxy.JettyResponseSink", "dev.detour.server.front.SocketResponseSink");
     }
 
-    /** Threads in the relay's door (Jetty's or the front's) and inside one of {@code ioClasses}. */
+    /** Threads (virtual ones too) in the relay's door (Jetty's or the front's) and inside one of {@code ioClasses}. */
     private static long workersIn(String... ioClasses) {
         java.util.Set<String> io = java.util.Set.of(ioClasses);
-        return Thread.getAllStackTraces().values().stream().filter(stack -> {
-            boolean inRelay = false;
-            boolean inIo = false;
-            for (StackTraceElement frame : stack) {
-                inRelay |= frame.getClassName().equals("dev.detour.adapter.proxy.Relay");
-                inIo |= io.contains(frame.getClassName());
-            }
-            return inRelay && inIo;
-        }).count();
+        return ThreadStacks.classesPerThread().stream()
+                .filter(stack -> stack.contains("dev.detour.adapter.proxy.Relay")
+                        && stack.stream().anyMatch(io::contains))
+                .count();
     }
 }
