@@ -56,11 +56,26 @@ class ProductionJvmFlagsTest {
                 ThreadNices.class.getName());
         List<String> lines = output.lines().toList();
         assertTrue(lines.contains("lowest-priority 10"), output);
+        if (isRoot()) { // CI and the benches; a service user needs the unit's LimitNICE=+0 (the test below)
+            assertTrue(lines.contains("raised-back 0"), output);
+        }
         List<String> nices = lines.stream().filter(line -> line.startsWith("thread ")).toList();
         assertTrue(nices.size() >= 5, "the JVM's own threads are listed: " + output);
         for (String line : nices) {
             assertTrue(Integer.parseInt(line.substring(line.lastIndexOf(' ') + 1)) >= 0, line);
         }
+    }
+
+    /** N-7: the service may raise a stream's thread back to its own nice 0, never above it. */
+    @Test
+    void theDocumentedUnitLetsTheServiceRaiseAThreadBackToNiceZero() throws Exception {
+        List<String> unit = Files.readAllLines(Path.of("docs/operations.md"));
+        assertTrue(unit.contains("LimitNICE=+0"), "the unit's [Service] has LimitNICE=+0");
+    }
+
+    private static boolean isRoot() throws Exception {
+        return Files.readString(Path.of("/proc/self/status")).lines()
+                .anyMatch(line -> line.startsWith("Uid:") && line.split("\\s+")[1].equals("0"));
     }
 
     /** Run under the production flags: the nice of a lowest-priority thread, then of every thread of the JVM. */
@@ -72,6 +87,15 @@ class ProductionJvmFlagsTest {
             low.start();
             low.join();
             System.out.println("lowest-priority " + lowest[0]);
+            String[] raised = new String[1];
+            Thread back = new Thread(() -> { // the front's relay of a stream (FrontConnection.relayingAsItComes)
+                Thread.currentThread().setPriority(Thread.NORM_PRIORITY);
+                raised[0] = nice(Path.of("/proc/thread-self"));
+            });
+            back.setPriority(Thread.MIN_PRIORITY);
+            back.start();
+            back.join();
+            System.out.println("raised-back " + raised[0]);
             try (var tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
                 for (Path task : tasks) {
                     String nice = nice(task);

@@ -47,6 +47,8 @@ final class FrontConnection implements Runnable {
     private volatile boolean admitted;
     /** Set by the gone watch: the client closed, or sent more than the buffer holds while it waited. */
     private volatile boolean unusable;
+    /** This answer is relayed as it comes, its thread raised to normal priority until it ends. */
+    private boolean raised;
 
     FrontConnection(FrontServer server, SocketChannel channel, InetAddress peerAddress, String peer, boolean trusted,
             FrontHandler handler) {
@@ -152,7 +154,32 @@ final class FrontConnection implements Runnable {
             admitted = false;
             return true;
         } finally {
+            lowerAgain();
             server.requestEnded();
+        }
+    }
+
+    /**
+     * N-7: an answer relayed as it comes (a stream's frames) runs at normal priority for as long as it lasts, where
+     * its thread is a platform one lowered for the event writer's sake ({@link FrontServer}'s thread priority, nice 10
+     * under the production flags): a frame is a few microseconds of work a client waits for, and among nice-0
+     * neighbours the lowered threads lost the cores (1,000 held streams on Java 17: 11 % fewer completed, 12 % fewer
+     * receiving; docs/performance.md, session 46). The writer has one event per stream to store, not per frame.
+     * Going back up needs the right to (root, CAP_SYS_NICE, or the systemd unit's {@code LimitNICE=+0}); without it
+     * the JVM's call changes nothing. A virtual thread's priority is always normal.
+     */
+    void relayingAsItComes() {
+        Thread thread = Thread.currentThread();
+        if (!raised && thread.getPriority() < Thread.NORM_PRIORITY) {
+            thread.setPriority(Thread.NORM_PRIORITY);
+            raised = true;
+        }
+    }
+
+    private void lowerAgain() {
+        if (raised) {
+            raised = false;
+            Thread.currentThread().setPriority(server.threadPriority());
         }
     }
 

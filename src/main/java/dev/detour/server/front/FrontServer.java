@@ -134,6 +134,11 @@ public final class FrontServer implements AutoCloseable {
                 });
     }
 
+    /** The priority its platform connection threads run at between answers relayed as they come. */
+    int threadPriority() {
+        return threadPriority;
+    }
+
     /** Requests the front served itself. */
     public long servedCount() {
         return served.sum();

@@ -175,6 +175,7 @@ final class SocketResponseSink implements ResponseSink {
     private void send(ByteBuffer... buffers) throws ClientGoneException {
         ByteBuffer[] all = buffers;
         if (!headSent && !whole) {
+            connection.relayingAsItComes();
             all = new ByteBuffer[buffers.length + 1];
             all[0] = head(-1);
             System.arraycopy(buffers, 0, all, 1, buffers.length);

@@ -44,6 +44,8 @@ class FrontServerIT {
     private final java.util.concurrent.CountDownLatch waitEnds = new java.util.concurrent.CountDownLatch(1);
     private final CompletableFuture<Boolean> watchedGone = new CompletableFuture<>();
     private final CompletableFuture<Boolean> waiting = new CompletableFuture<>();
+    /** {@code /v1/stream}'s thread priority once its first frame left. */
+    private volatile int streamingPriority;
 
     /** The relay's stand-in: echoes method, path, query and body; {@code /v1/stream} streams; {@code /v1/flood} floods. */
     private final FrontHandler echo = new FrontHandler() {
@@ -93,6 +95,7 @@ class FrontServerIT {
                         byte[] frame = ("data: " + i + "\n\n").getBytes(StandardCharsets.US_ASCII);
                         sink.write(frame, 0, frame.length);
                         sink.flush();
+                        streamingPriority = Thread.currentThread().getPriority();
                     }
                     return;
                 }
@@ -231,7 +234,10 @@ class FrontServerIT {
         Socket socket = connect();
         open.add(socket);
         send(socket, post("/v1/a", "x"));
-        Answer answer = Answer.read(socket.getInputStream());
+        return threadHeader(Answer.read(socket.getInputStream()));
+    }
+
+    private static String threadHeader(Answer answer) {
         return answer.head.lines().filter(line -> line.startsWith("x-thread: ")).findFirst().orElseThrow()
                 .substring("x-thread: ".length());
     }
@@ -271,6 +277,23 @@ class FrontServerIT {
             assertEquals("data: 0\n\ndata: 1\n\ndata: 2\n\n", answer.body);
             send(socket, post("/v1/again", "x")); // the connection carries the next request
             assertEquals("POST /v1/again null x", Answer.read(socket.getInputStream()).body);
+        }
+    }
+
+    /**
+     * N-7: a platform connection thread (lowered for the event writer) relays an answer that comes as it comes at
+     * normal priority, and is lowered again for the connection's next request.
+     */
+    @Test
+    void aStreamIsRelayedAtNormalPriorityAndTheNextRequestAtTheLowestAgain() throws Exception {
+        start(null, Duration.ofSeconds(30));
+        try (Socket socket = connect()) {
+            send(socket, post("/v1/stream", ""));
+            Answer stream = Answer.read(socket.getInputStream());
+            assertEquals("false " + Thread.MIN_PRIORITY, threadHeader(stream), "before its first frame");
+            assertEquals(Thread.NORM_PRIORITY, streamingPriority, "once its frames flow");
+            send(socket, post("/v1/again", "x"));
+            assertEquals("false " + Thread.MIN_PRIORITY, threadHeader(Answer.read(socket.getInputStream())));
         }
     }
 
