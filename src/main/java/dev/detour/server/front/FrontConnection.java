@@ -171,7 +171,7 @@ final class FrontConnection implements Runnable {
      */
     void relayingAsItComes() {
         Thread thread = Thread.currentThread();
-        if (!raised && thread.getPriority() < Thread.NORM_PRIORITY) {
+        if (thread.getPriority() < Thread.NORM_PRIORITY) { // once raised it is not below normal
             thread.setPriority(Thread.NORM_PRIORITY);
             raised = true;
         }
