@@ -40,10 +40,12 @@ public final class ProxyHandler extends Handler.Abstract {
         }
         JettyResponseSink sink = new JettyResponseSink(request, response, callback);
         RequestBody body = new RequestBody(request);
+        JettyExchange exchange = new JettyExchange(request, response, path, body, sink);
         try {
-            relay.serve(new JettyExchange(request, response, path, body, sink));
+            relay.serve(exchange);
         } finally {
             body.release();
+            exchange.lowerAgain();
         }
         sink.complete();
         return true;
@@ -56,6 +58,7 @@ public final class ProxyHandler extends Handler.Abstract {
         private final String path;
         private final RequestBody body;
         private final JettyResponseSink sink;
+        private int loweredPriority; // 0: not raised
 
         JettyExchange(Request request, Response response, String path, RequestBody body, JettyResponseSink sink) {
             this.request = request;
@@ -127,6 +130,25 @@ public final class ProxyHandler extends Handler.Abstract {
         @Override
         public void admitted() {
             AnswerIdle.extend(request);
+        }
+
+        @Override
+        public void asksForStream() {
+            // N-7, as the front's connection threads (FrontConnection.relayingAsItComes): Java 17's request threads
+            // run at the lowest priority for the event writer's sake; a stream's relay is work a client waits for
+            Thread thread = Thread.currentThread();
+            if (thread.getPriority() < Thread.NORM_PRIORITY) {
+                loweredPriority = thread.getPriority();
+                thread.setPriority(Thread.NORM_PRIORITY);
+            }
+        }
+
+        /** The pooled thread goes back to its own priority for the next request it serves. */
+        void lowerAgain() {
+            if (loweredPriority != 0) {
+                Thread.currentThread().setPriority(loweredPriority);
+                loweredPriority = 0;
+            }
         }
 
         @Override

@@ -120,6 +120,9 @@ public final class Relay {
                 return;
             }
             exchange.admitted();
+            if (peek.stream()) {
+                exchange.asksForStream(); // N-7: routed and waiting for its first frame as it will be relayed
+            }
             String query = exchange.query();
             ClientCall call = new ClientCall(requestId, family, method, query == null ? path : path + "?" + query,
                     exchange.headers(), bytes, peek, key, ip, clock.instant(), startNanos);

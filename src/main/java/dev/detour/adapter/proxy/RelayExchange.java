@@ -45,6 +45,13 @@ interface RelayExchange {
     /** authenticated and its body read: its answer may be as slow to read as before X-4 ({@code AnswerIdle}). */
     void admitted();
 
+    /**
+     * N-7: admitted and asking for a stream: its answer will be relayed as it comes, so the exchange may ready its
+     * thread for that before routing (the front raises a lowered one to normal priority); a server that cannot,
+     * does nothing.
+     */
+    void asksForStream();
+
     /** Where the answer goes. */
     ResponseSink sink();
 }

@@ -113,6 +113,11 @@ public final class RelayOnFront implements FrontHandler {
         }
 
         @Override
+        public void asksForStream() {
+            exchange.asksForStream();
+        }
+
+        @Override
         public ResponseSink sink() {
             return exchange.sink();
         }

@@ -160,12 +160,13 @@ final class FrontConnection implements Runnable {
     }
 
     /**
-     * N-7: an answer relayed as it comes (a stream's frames) runs at normal priority for as long as it lasts, where
-     * its thread is a platform one lowered for the event writer's sake ({@link FrontServer}'s thread priority, nice 10
-     * under the production flags): a frame is a few microseconds of work a client waits for, and among nice-0
+     * N-7: an answer relayed as it comes (a stream's frames) runs at normal priority for as long as it lasts, from
+     * the moment its request is seen to ask for one (routing, waiting for the first frame) or its first chunk leaves,
+     * where its thread is a platform one lowered for the event writer's sake ({@link FrontServer}'s thread priority,
+     * nice 10 under the production flags): a frame is a few microseconds of work a client waits for, and among nice-0
      * neighbours the lowered threads lose the cores (1,000 held streams on Java 17 with whole requests at nice 10
-     * rather than 0: 11 % fewer completed, 12 % fewer receiving; raising the relay alone measured within noise so far:
-     * docs/performance.md, session 46). The writer has one event per stream to store, not per frame.
+     * rather than 0: 11 % fewer completed, 12 % fewer receiving; raising from the first chunk alone measured within
+     * noise: docs/performance.md, sessions 46–47). The writer has one event per stream to store, not per frame.
      * Going back up needs the right to (root, CAP_SYS_NICE, or the systemd unit's {@code LimitNICE=+0}); without it
      * the JVM's call changes nothing. A virtual thread's priority is always normal.
      */

@@ -60,4 +60,9 @@ public final class FrontExchange {
     public void admitted() {
         connection.admitted();
     }
+
+    /** N-7: admitted and asking for a stream: relayed from here on as its answer will be, as it comes. */
+    public void asksForStream() {
+        connection.relayingAsItComes();
+    }
 }
