@@ -47,8 +47,8 @@ interface RelayExchange {
 
     /**
      * N-7: admitted and asking for a stream: its answer will be relayed as it comes, so the exchange may ready its
-     * thread for that before routing (the front raises a lowered one to normal priority); a server that cannot,
-     * does nothing.
+     * thread for that before routing: both servers raise a lowered platform thread to normal priority until the
+     * request ends (a virtual thread has no priority to raise).
      */
     void asksForStream();
 
