@@ -26,6 +26,7 @@ import dev.detour.admin.SiteSettings;
 import dev.detour.config.ClientLimits;
 import dev.detour.config.ConfigException;
 import dev.detour.config.DetourConfig;
+import dev.detour.config.Switch;
 import dev.detour.demo.DemoCredentials;
 import dev.detour.demo.DemoMode;
 import dev.detour.gateway.live.Leases;
@@ -134,12 +135,7 @@ public final class App implements AutoCloseable {
      * gives it back to Jetty alone, as before the front (a way back should the front misread a client).
      */
     static boolean frontOn() {
-        String property = System.getProperty("detour.front");
-        if (property != null) {
-            return Boolean.parseBoolean(property);
-        }
-        String env = System.getenv("DETOUR_FRONT");
-        return env == null || !(env.equals("0") || env.equalsIgnoreCase("false"));
+        return Switch.on("detour.front", "DETOUR_FRONT");
     }
 
     /** Every path the server answers: health, the relay, metrics, console pages and the admin API. */

@@ -29,6 +29,11 @@ public final class Gateway implements AutoCloseable {
     public final MutableClock clock;
     public final App app;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /**
+     * The relay's own client: a connection that carried an admin or console call belongs to Jetty for good (the
+     * front hands it over), so relay calls on it would never meet the front, which serves the relay in production.
+     */
+    private final HttpClient relayHttp = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private String key;
 
     private Gateway(MutableClock clock, App app) {
@@ -152,7 +157,7 @@ public final class Gateway implements AutoCloseable {
     /** A streamed POST read to its end or its break, keeping every byte that arrived (see {@link Received}). */
     public Received postReceiving(String path, String body) {
         try {
-            return Received.send(http, postRequest(path, body));
+            return Received.send(relayHttp, postRequest(path, body));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -170,13 +175,18 @@ public final class Gateway implements AutoCloseable {
 
     private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
         try {
-            return http.send(request, handler);
+            return clientFor(request).send(request, handler);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    private HttpClient clientFor(HttpRequest request) {
+        String path = request.uri().getPath();
+        return path.startsWith("/v1/") ? relayHttp : http;
     }
 
     /** Waits until every request so far has its event in the database; returns all events, oldest first. */

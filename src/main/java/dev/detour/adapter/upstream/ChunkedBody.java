@@ -60,6 +60,15 @@ final class ChunkedBody extends BulkInput {
         return ended;
     }
 
+    /**
+     * N-7: whether the body cannot go on without a blocking read's parsing although bytes may need no wait: at a
+     * chunk's boundary the buffered bytes hold a whole size line that is the last chunk's (or not a size line at
+     * all). A pumped relay gives such a body back to its thread, which reads the end (or the failure) as always.
+     */
+    boolean stopsAtBoundary() {
+        return ended || leftInChunk == 0 && in.holdsLastChunk();
+    }
+
     /** Reads the line end closing the previous chunk's data, then the next chunk's size line, in place. */
     private void nextChunk() throws IOException {
         if (started && !emptyLine("after a chunk")) {
@@ -109,18 +118,40 @@ final class ChunkedBody extends BulkInput {
      * non-empty chunk. A lone LF ends a line.
      */
     static boolean nextChunkArrived(byte[] bytes, int from, int to) {
+        int start = sizeLineStart(bytes, from, to);
+        if (start < 0) {
+            return false;
+        }
+        int lineEnd = indexOfLf(bytes, start, to);
+        return chunkSize(bytes, start, lineEnd) > 0 && lineEnd + 1 < to;
+    }
+
+    /**
+     * Whether {@code bytes[from, to)}, the unread bytes at a chunk boundary, hold a whole size line (after the line
+     * end that closes the previous chunk's data) announcing no more data: the last chunk, or a line that is no
+     * chunk size.
+     */
+    static boolean lastChunkArrived(byte[] bytes, int from, int to) {
+        int start = sizeLineStart(bytes, from, to);
+        return start >= 0 && chunkSize(bytes, start, indexOfLf(bytes, start, to)) <= 0;
+    }
+
+    /**
+     * Where the next size line starts in {@code bytes[from, to)}, past the line end that closes the previous chunk's
+     * data when that is still unread (a lone LF ends a line); -1 when the size line has not wholly arrived.
+     */
+    private static int sizeLineStart(byte[] bytes, int from, int to) {
         int lineEnd = indexOfLf(bytes, from, to);
         if (lineEnd < 0) {
-            return false;
+            return -1;
         }
         if (lineEnd == from || (lineEnd == from + 1 && bytes[from] == '\r')) {
             from = lineEnd + 1; // the previous chunk's closing CRLF
-            lineEnd = indexOfLf(bytes, from, to);
-            if (lineEnd < 0) {
-                return false;
+            if (indexOfLf(bytes, from, to) < 0) {
+                return -1;
             }
         }
-        return chunkSize(bytes, from, lineEnd) > 0 && lineEnd + 1 < to;
+        return from;
     }
 
     /** The size a chunk's size line announces (extensions after ';' ignored), or -1 when it is not one. */

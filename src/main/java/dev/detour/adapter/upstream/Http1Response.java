@@ -3,6 +3,7 @@ package dev.detour.adapter.upstream;
 import dev.detour.core.failure.TransportError;
 import dev.detour.core.failure.TransportErrorType;
 import dev.detour.gateway.port.Header;
+import dev.detour.gateway.port.NonBlockingClient;
 import dev.detour.gateway.port.UpstreamRequest;
 import dev.detour.gateway.port.UpstreamResponse;
 import dev.detour.gateway.port.UpstreamTransportException;
@@ -10,6 +11,7 @@ import dev.detour.gateway.wire.HeaderPolicy;
 import dev.detour.gateway.wire.RequestSecrets;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -30,6 +32,8 @@ final class Http1Response implements UpstreamResponse {
 
     private final UpstreamConnection connection;
     private final ConnectionPool pool;
+    /** N-7: waits for a stream's bytes on a shared thread; null: every wait is the reader's. */
+    private final StreamPump pump;
     private final int status;
     private final List<Header> headers;
     private final UpstreamRequest request;
@@ -41,11 +45,14 @@ final class Http1Response implements UpstreamResponse {
     private volatile boolean fullyRead;
     private volatile boolean aborted;
     private volatile boolean closed;
+    /** The pump reads it: the connection is not blocking, and is not given back to the pool from the pump. */
+    private volatile boolean pumping;
 
-    Http1Response(UpstreamConnection connection, ConnectionPool pool, ResponseHead head, UpstreamRequest request,
-            TransportErrorMapper errors) throws Http1Failure.Malformed {
+    Http1Response(UpstreamConnection connection, ConnectionPool pool, StreamPump pump, ResponseHead head,
+            UpstreamRequest request, TransportErrorMapper errors) throws Http1Failure.Malformed {
         this.connection = connection;
         this.pool = pool;
+        this.pump = pump;
         this.status = head.status();
         this.headers = endToEnd(head);
         this.request = request;
@@ -75,6 +82,18 @@ final class Http1Response implements UpstreamResponse {
     @Override
     public InputStream body() {
         return body;
+    }
+
+    /**
+     * N-7: a plain-TCP body whose connection a pump can watch: the pump's thread reads what arrived (never the
+     * body's end, which returns the connection to the pool: the reader's thread reads that, blocking again).
+     */
+    @Override
+    public boolean pump(NonBlockingClient client, Arrivals arrivals) {
+        if (pump == null || aborted || fullyRead || !connection.pumpable()) {
+            return false;
+        }
+        return pump.relay(new Pumped(), client, arrivals);
     }
 
     /** Resets the connection at once, from any thread, even mid-read; a no-op once it went back to the pool. */
@@ -176,8 +195,8 @@ final class Http1Response implements UpstreamResponse {
             }
             try {
                 int n = content.read(buffer, offset, length);
-                if (n < 0 || content.ended()) {
-                    finish();
+                if ((n < 0 || content.ended()) && !pumping) {
+                    finish(); // pumped: the reader's next read meets the end again, blocking, and finishes
                 }
                 return n;
             } catch (IOException e) {
@@ -196,11 +215,52 @@ final class Http1Response implements UpstreamResponse {
         }
     }
 
+    /** The body as a pump sees it, see {@link StreamPump.Upstream}. */
+    private final class Pumped implements StreamPump.Upstream {
+        @Override
+        public SocketChannel channel() {
+            return connection.channel();
+        }
+
+        @Override
+        public void pumped(boolean on) throws IOException {
+            if (on) {
+                pumping = true;
+                connection.pumped(true);
+            } else {
+                try {
+                    connection.pumped(false);
+                } finally {
+                    pumping = false;
+                }
+            }
+        }
+
+        @Override
+        public int takeArrived() {
+            return connection.input().fillNow();
+        }
+
+        @Override
+        public boolean goesOn() {
+            ReadBuffer in = connection.input();
+            return !aborted && !fullyRead && !content.stopsHere() && !(in.full() && content.available() == 0);
+        }
+
+        @Override
+        public void waiting() {
+            connection.waiting();
+        }
+    }
+
     /** A body as its framing delimits it. */
     private abstract static class Framed {
         abstract int read(byte[] into, int offset, int length) throws IOException;
 
         abstract int available();
+
+        /** N-7: the rest of the body (its end, or a framing failure) is for a blocking read, see {@link Pumped}. */
+        abstract boolean stopsHere();
 
         /** Whether the last byte was read: the connection carries nothing more of this answer. */
         abstract boolean ended();
@@ -235,6 +295,11 @@ final class Http1Response implements UpstreamResponse {
         }
 
         @Override
+        boolean stopsHere() {
+            return left == 0;
+        }
+
+        @Override
         boolean ended() {
             return left == 0;
         }
@@ -255,6 +320,11 @@ final class Http1Response implements UpstreamResponse {
         @Override
         int available() {
             return body.available();
+        }
+
+        @Override
+        boolean stopsHere() {
+            return body.stopsAtBoundary();
         }
 
         @Override
@@ -282,6 +352,11 @@ final class Http1Response implements UpstreamResponse {
         @Override
         int available() {
             return in.buffered();
+        }
+
+        @Override
+        boolean stopsHere() {
+            return ended;
         }
 
         @Override

@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import javax.net.ssl.SSLSocketFactory;
+import org.slf4j.LoggerFactory;
 
 /**
  * Detour's own pooled, blocking HTTP/1.1 client behind the {@link UpstreamClient} port: one write per request, the
@@ -51,6 +52,8 @@ public final class Http1UpstreamClient implements UpstreamClient {
     private final LongSupplier nanoTime;
     private final SSLSocketFactory tls;
     private final ScheduledExecutorService sweeper;
+    /** N-7: where streams wait for their next bytes (see {@link StreamPump#wanted}); null: each on its own thread. */
+    private final StreamPump pump;
     private volatile boolean closed;
     /** Per-request timeouts and their messages: replaced by {@link #setTimeouts} when the settings change (U-5). */
     private volatile Timeouts timeouts;
@@ -85,6 +88,7 @@ public final class Http1UpstreamClient implements UpstreamClient {
         this.tls = tls;
         this.pool = new ConnectionPool(this::connect, maxTotal, maxPerRoute, uncheckedReuse.toNanos(),
                 WATCHED_REUSE.toNanos(), CHECK_TRUSTED_FOR.toNanos(), nanoTime);
+        this.pump = StreamPump.wanted() ? startPump() : null;
         this.sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "detour-upstream-idle-check");
             thread.setDaemon(true);
@@ -97,6 +101,21 @@ public final class Http1UpstreamClient implements UpstreamClient {
         if (sweepInBackground) {
             sweeper.scheduleWithFixedDelay(pool::sweep, SWEEP_EVERY_MS, SWEEP_EVERY_MS, TimeUnit.MILLISECONDS);
         }
+    }
+
+    private static StreamPump startPump() {
+        try {
+            return StreamPump.start();
+        } catch (IOException e) {
+            LoggerFactory.getLogger(Http1UpstreamClient.class).warn("no stream pump ({}): each stream waits on its own "
+                    + "thread", e.toString());
+            return null;
+        }
+    }
+
+    /** N-7: how many times a stream's wait went to the pump (0 without one). */
+    public long pumpedStreams() {
+        return pump == null ? 0 : pump.streams();
     }
 
     /** One background pass of the pool, now (tests; the sweeper thread runs one every 250 ms). */
@@ -148,7 +167,7 @@ public final class Http1UpstreamClient implements UpstreamClient {
                 connection = pool.lease(target.route(), request.replayable(), timeouts.connectNanos);
                 connection.startExchange(timeouts.readNanos);
                 connection.send(head, request.body());
-                return new Http1Response(connection, pool, ResponseHead.read(connection.input()), request,
+                return new Http1Response(connection, pool, pump, ResponseHead.read(connection.input()), request,
                         timeouts.errors);
             } catch (IOException | RuntimeException e) {
                 boolean reusedUnchecked = connection != null && connection.reusedUnchecked;
@@ -178,6 +197,9 @@ public final class Http1UpstreamClient implements UpstreamClient {
     public void close() {
         closed = true; // before the cut: the exchanges it ends see it set
         sweeper.shutdownNow();
+        if (pump != null) {
+            pump.close(); // its streams go back to their threads, whose reads the pool's close then ends
+        }
         pool.close();
     }
 

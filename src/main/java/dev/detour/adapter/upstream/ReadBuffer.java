@@ -19,6 +19,8 @@ final class ReadBuffer {
     private final byte[] bytes;
     private int position;
     private int end;
+    /** A pumped read's failure ({@link #fillNow}), the next blocking read's to throw. */
+    private IOException failedNow;
 
     ReadBuffer(InputStream source) {
         this(source, SIZE);
@@ -32,6 +34,11 @@ final class ReadBuffer {
     /** Bytes read from the socket and not yet taken. */
     int buffered() {
         return end - position;
+    }
+
+    /** Whether the buffered bytes hold a chunked body's last size line, see {@link ChunkedBody#lastChunkArrived}. */
+    boolean holdsLastChunk() {
+        return ChunkedBody.lastChunkArrived(bytes, position, end);
     }
 
     /** Reads what is buffered, or waits for the socket once; -1 at its end. */
@@ -144,8 +151,48 @@ final class ReadBuffer {
         return ChunkedBody.nextChunkArrived(bytes, position, end);
     }
 
-    /** Reads from the socket once into the buffer's free end, moving unread bytes to the front first when needed. */
+    /** Whether unread bytes fill the whole buffer: nothing more can be read until some are taken. */
+    boolean full() {
+        return position == 0 && end == bytes.length;
+    }
+
+    /**
+     * N-7, on a pumped stream's non-blocking socket: reads what the socket holds without waiting. A failed read is
+     * kept for the next blocking read to throw, as if that read had failed.
+     *
+     * @return the bytes read (0: none had arrived), or -1 when the socket ended or the read failed
+     */
+    int fillNow() {
+        if (failedNow != null) {
+            return -1;
+        }
+        try {
+            return take();
+        } catch (IOException e) {
+            failedNow = e;
+            return -1;
+        }
+    }
+
+    /**
+     * Waits for the socket once. Nothing read is a non-blocking socket read past what had arrived (a pumped body's
+     * bug): it fails rather than spin on the pump's thread.
+     */
     private int fill() throws IOException {
+        int n = take();
+        if (n == 0) {
+            throw new IOException("nothing had arrived: the upstream socket was read without waiting");
+        }
+        return n;
+    }
+
+    /** Reads from the socket once into the buffer's free end, moving unread bytes to the front first when needed. */
+    private int take() throws IOException {
+        if (failedNow != null) {
+            IOException failed = failedNow;
+            failedNow = null;
+            throw failed;
+        }
         if (position == end) {
             position = 0;
             end = 0;

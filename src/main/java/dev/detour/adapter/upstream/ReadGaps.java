@@ -55,6 +55,8 @@ final class ReadGaps {
         private final Runnable cut;
         private volatile long gapNanos;
         private volatile long readingSince = NOT_READING;
+        /** N-7: since when a pump waits for this connection's bytes (its non-blocking reads never wait). */
+        private volatile long waitingSince = NOT_READING;
         private volatile boolean silent;
 
         private Gap(Runnable cut) {
@@ -69,6 +71,14 @@ final class ReadGaps {
         /** Whether a read is waiting right now (tests). */
         boolean reading() {
             return readingSince != NOT_READING;
+        }
+
+        /**
+         * N-7: a pumped stream waits for its next bytes with no read in progress: the gap counts from now, as if a
+         * read had started ({@code false}: it ended).
+         */
+        void waiting(boolean waiting) {
+            waitingSince = waiting ? nanoTime.getAsLong() : NOT_READING;
         }
 
         /** The connection closed: nothing left to watch. */
@@ -97,7 +107,7 @@ final class ReadGaps {
         }
 
         private void cutIfSilentAt(long now) {
-            long since = readingSince;
+            long since = readingSince == NOT_READING ? waitingSince : readingSince;
             long limit = gapNanos;
             if (since != NOT_READING && limit > 0 && now - since > limit && !silent) {
                 silent = true;

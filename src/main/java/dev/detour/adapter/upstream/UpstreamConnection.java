@@ -131,6 +131,31 @@ final class UpstreamConnection {
         return in;
     }
 
+    /** N-7: whether a pump can wait for this connection's bytes (TLS is read only as a blocking stream). */
+    boolean pumpable() {
+        return !route.tls() && isOpen();
+    }
+
+    SocketChannel channel() {
+        return channel;
+    }
+
+    /**
+     * N-7: non-blocking while a pump waits for its bytes ({@link StreamPump}), the read gap counting from each
+     * arrival ({@link #waiting}); blocking again after.
+     */
+    void pumped(boolean on) throws IOException {
+        if (!on) {
+            gap.waiting(false);
+        }
+        channel.configureBlocking(!on);
+    }
+
+    /** N-7: a pump waits for this connection's next bytes from now: the read gap counts. */
+    void waiting() {
+        gap.waiting(true);
+    }
+
     boolean isOpen() {
         return !closed.get();
     }

@@ -3,6 +3,7 @@ package dev.detour.gateway.admission;
 import dev.detour.core.keys.LimitCheck;
 import dev.detour.core.keys.LimitKind;
 import dev.detour.gateway.port.Header;
+import dev.detour.gateway.port.NonBlockingClient;
 import dev.detour.gateway.port.ResponseSink;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,5 +92,10 @@ public final class LimitHeadersSink implements ResponseSink {
     @Override
     public boolean committed() {
         return client.committed();
+    }
+
+    @Override
+    public NonBlockingClient nonBlocking() {
+        return client.nonBlocking();
     }
 }

@@ -41,6 +41,11 @@ public interface ResponseSink {
         };
     }
 
+    /** N-7: this client's socket as a pumped stream writes it ({@link UpstreamResponse#pump}); null: it cannot be. */
+    default NonBlockingClient nonBlocking() {
+        return null;
+    }
+
     /** True once {@link #begin} was called: nothing can be switched any more. */
     boolean committed();
 

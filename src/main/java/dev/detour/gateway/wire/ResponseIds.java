@@ -2,6 +2,7 @@ package dev.detour.gateway.wire;
 
 import dev.detour.core.account.EndpointFamily;
 import dev.detour.gateway.port.Header;
+import dev.detour.gateway.port.NonBlockingClient;
 import dev.detour.gateway.port.ResponseSink;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -75,6 +76,11 @@ public final class ResponseIds {
         @Override
         public boolean committed() {
             return sink.committed();
+        }
+
+        @Override
+        public NonBlockingClient nonBlocking() {
+            return sink.nonBlocking();
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.detour.core.account.EndpointFamily;
 import dev.detour.core.failure.StreamTerminalScanner;
 import dev.detour.core.secret.SecretMask;
 import dev.detour.core.usage.TokenUsage;
+import dev.detour.gateway.port.NonBlockingClient;
 import dev.detour.gateway.port.ResponseSink;
 import dev.detour.gateway.port.UpstreamResponse;
 import java.io.IOException;
@@ -75,7 +76,7 @@ public final class StreamRelay {
             reads.pass(head, head.length);
             sink.flush();
             firstWrite = System.nanoTime();
-            boolean readFailed = readAll(response.body(), reads, sink);
+            boolean readFailed = readAll(response, reads, sink);
             ending.write();
             if (readFailed) {
                 response.abort();
@@ -109,15 +110,29 @@ public final class StreamRelay {
      * reset or read-gap timeout: whether that truncated is the scanner's call). What was written is flushed
      * before any read that may wait for the network, and only then: frames that arrived together (an upstream
      * writes each as its own chunk, and under load several come in one socket read) leave in one write, and
-     * none waits for a frame that has not arrived.
+     * none waits for a frame that has not arrived. Where the upstream and the client allow it, the wait for the
+     * next bytes is a shared thread's ({@link UpstreamResponse#pump}), which relays them as they come.
      */
-    static boolean readAll(InputStream in, Reads reads, ResponseSink sink) throws ResponseSink.ClientGoneException {
+    static boolean readAll(UpstreamResponse response, Reads reads, ResponseSink sink)
+            throws ResponseSink.ClientGoneException {
+        InputStream in = response.body();
         byte[] buffer = new byte[8192];
         boolean unflushed = false;
+        NonBlockingClient client = sink.nonBlocking();
         while (true) {
             if (unflushed && !arrived(in)) {
                 sink.flush();
                 unflushed = false;
+            }
+            if (client != null && !unflushed && !arrived(in)) {
+                Pumped pumped = new Pumped(in, buffer, reads, sink, client);
+                if (!response.pump(client, pumped)) {
+                    client = null; // this body is never pumped: read it here to the end
+                } else if (pumped.endedRelay()) {
+                    return true;
+                } else if (pumped.clientBehind) {
+                    continue; // what the client had not taken left blocking: the pump can go on
+                }
             }
             int n;
             try {
@@ -133,6 +148,71 @@ public final class StreamRelay {
             if (n > 0 && reads.pass(buffer, n)) {
                 unflushed = true;
             }
+        }
+    }
+
+    /**
+     * N-7: the relay loop's step for bytes that arrived, run on the pump's thread: every read that does not wait is
+     * passed on, then flushed. What ends the relay (a failed read, a client gone, a bug) is kept for the stream's
+     * own thread, which goes on from where the pump left it; so is a client that did not take the write at once.
+     */
+    private static final class Pumped implements UpstreamResponse.Arrivals {
+        private final InputStream in;
+        private final byte[] buffer;
+        private final Reads reads;
+        private final ResponseSink sink;
+        private final NonBlockingClient client;
+        private boolean readFailed;
+        /** The client did not take a write at once: its thread writes the rest, blocking. */
+        boolean clientBehind;
+        private ResponseSink.ClientGoneException gone;
+        private RuntimeException failed;
+
+        Pumped(InputStream in, byte[] buffer, Reads reads, ResponseSink sink, NonBlockingClient client) {
+            this.in = in;
+            this.buffer = buffer;
+            this.reads = reads;
+            this.sink = sink;
+            this.client = client;
+        }
+
+        @Override
+        public boolean arrived() {
+            try {
+                boolean wrote = false;
+                try {
+                    while (in.available() > 0) {
+                        int n = in.read(buffer);
+                        if (n < 0) {
+                            break;
+                        }
+                        wrote |= n > 0 && reads.pass(buffer, n);
+                    }
+                } catch (IOException e) {
+                    readFailed = true;
+                }
+                if (wrote) {
+                    sink.flush();
+                }
+                clientBehind = !client.keptUp();
+                return !readFailed && !clientBehind;
+            } catch (ResponseSink.ClientGoneException e) {
+                gone = e;
+            } catch (RuntimeException e) {
+                failed = e;
+            }
+            return false;
+        }
+
+        /** Back on the stream's thread: true when a read failed; a client gone or a bug is thrown as it came. */
+        boolean endedRelay() throws ResponseSink.ClientGoneException {
+            if (gone != null) {
+                throw gone;
+            }
+            if (failed != null) {
+                throw failed;
+            }
+            return readFailed;
         }
     }
 

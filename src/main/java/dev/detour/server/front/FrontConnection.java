@@ -47,6 +47,8 @@ final class FrontConnection implements Runnable {
     private volatile boolean admitted;
     /** Set by the gone watch: the client closed, or sent more than the buffer holds while it waited. */
     private volatile boolean unusable;
+    /** N-7: bytes a write without waiting could not leave (see {@link #writeWithoutWaiting}); null when none. */
+    private ByteBuffer keptBack;
     /** This answer is relayed as it comes, its thread raised to normal priority until it ends. */
     private boolean raised;
 
@@ -205,21 +207,67 @@ final class FrontConnection implements Runnable {
         server.handOff(this, ByteBuffer.wrap(Arrays.copyOfRange(buffer, start, end)));
     }
 
-    /** Writes every byte of the buffers, blocking; the watchdog sees how long it has been blocked. */
+    /**
+     * Writes every byte of the buffers, blocking; the watchdog sees how long it has been blocked. While a pump relays
+     * to this connection ({@link #writeWithoutWaiting}) it writes what the socket takes at once and keeps the rest.
+     */
     void write(ByteBuffer[] buffers) throws IOException {
         long left = 0;
         for (ByteBuffer b : buffers) {
             left += b.remaining();
         }
+        if (keptBack != null) {
+            keep(buffers, left);
+            return;
+        }
         long now = System.nanoTime();
         writingSince = now == 0 ? 1 : now;
         try {
             while (left > 0) {
-                left -= channel.write(buffers);
+                long n = channel.write(buffers);
+                if (n == 0 && !channel.isBlocking()) {
+                    keep(buffers, left);
+                    return;
+                }
+                left -= n;
             }
         } finally {
             writingSince = 0;
         }
+    }
+
+    /**
+     * N-7: writes leave without waiting for the client from now on (a pump's thread writes them), what the socket
+     * does not take at once kept back in order; {@link #writeBlocking} ends that.
+     */
+    void writeWithoutWaiting() throws IOException {
+        keptBack = null;
+        channel.configureBlocking(false);
+    }
+
+    /** Whether a write since {@link #writeWithoutWaiting} kept bytes back. */
+    boolean keptBytesBack() {
+        return keptBack != null;
+    }
+
+    /** Blocking writes again, what was kept back written first. */
+    void writeBlocking() throws IOException {
+        channel.configureBlocking(true);
+        ByteBuffer kept = keptBack;
+        keptBack = null;
+        if (kept != null) {
+            write(new ByteBuffer[] {kept});
+        }
+    }
+
+    private void keep(ByteBuffer[] buffers, long left) {
+        ByteBuffer kept = keptBack == null ? ByteBuffer.allocate(0) : keptBack;
+        ByteBuffer all = ByteBuffer.allocate(kept.remaining() + (int) left);
+        all.put(kept);
+        for (ByteBuffer b : buffers) {
+            all.put(b);
+        }
+        keptBack = all.flip();
     }
 
     /**

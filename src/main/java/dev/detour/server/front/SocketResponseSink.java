@@ -1,6 +1,7 @@
 package dev.detour.server.front;
 
 import dev.detour.gateway.port.Header;
+import dev.detour.gateway.port.NonBlockingClient;
 import dev.detour.gateway.port.ResponseSink;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -118,6 +119,33 @@ final class SocketResponseSink implements ResponseSink {
     public boolean committed() {
         return begun;
     }
+
+    /** N-7: a streamed answer's socket, written by a pump without waiting for the client. */
+    @Override
+    public NonBlockingClient nonBlocking() {
+        return headSent && !whole && !broken ? pumpedWrites : null;
+    }
+
+    private final NonBlockingClient pumpedWrites = new NonBlockingClient() {
+        @Override
+        public void start() throws IOException {
+            connection.writeWithoutWaiting();
+        }
+
+        @Override
+        public boolean keptUp() {
+            return !connection.keptBytesBack();
+        }
+
+        @Override
+        public void stop() {
+            try {
+                connection.writeBlocking();
+            } catch (IOException e) {
+                broken = true; // the next write or the end finds the client gone
+            }
+        }
+    };
 
     /**
      * Ends the answer: what is pending leaves with the last chunk.

@@ -44,6 +44,32 @@ class ChunkedBodyTest {
         assertFalse(arrived("\r\n1234567890abcdef0\r\nh"), "more digits than a size has");
     }
 
+    /** N-7: what a pump gives back to the stream's thread rather than wait for: bytes that end the body, or break it. */
+    @Test
+    void theLastChunksSizeLineOrOneThatIsNoSizeStopsAPumpedBodyAndAnythingCutDoesNot() {
+        assertTrue(lastArrived("\r\n0\r\n"), "the last chunk, its trailers still to come");
+        assertTrue(lastArrived("\r\n0\r\n\r\n"));
+        assertTrue(lastArrived("0\r\n\r\n"), "an empty body");
+        assertTrue(lastArrived("\n0;ext=1\n"), "a lone LF, an extension");
+        assertTrue(lastArrived("\r\nzz\r\n"), "not a size: the thread's read fails it");
+        assertFalse(lastArrived("\r\n"), "only the previous chunk's CRLF: wait for more");
+        assertFalse(lastArrived("\r\n0"), "the size line cut");
+        assertFalse(lastArrived("\r\n1a\r\n"), "a chunk with data to come");
+        assertFalse(lastArrived("\r\n1a\r\nd"));
+    }
+
+    @Test
+    void aBodyStopsAtTheBoundaryBeforeItsLastChunkAndNotInsideAChunk() throws Exception {
+        socket.add("5\r\nhello\r\n0\r\n\r\n");
+        ChunkedBody body = new ChunkedBody(buffer);
+        assertEquals("he", readAtMost(body, 2));
+        assertFalse(body.stopsAtBoundary(), "inside a chunk");
+        assertEquals("llo", read(body));
+        assertTrue(body.stopsAtBoundary(), "the last chunk came: a blocking read ends the body");
+        assertEquals(-1, body.read(new byte[16]));
+        assertTrue(body.stopsAtBoundary(), "ended");
+    }
+
     @Test
     void chunksThatCameInOneReadAreReadyAndTheReadThatWouldWaitIsNot() throws Exception {
         socket.add("5\r\nhello\r\n5\r\nworld\r\n");
@@ -112,6 +138,17 @@ class ChunkedBodyTest {
     private static boolean arrived(String unread) {
         byte[] bytes = ascii("junk" + unread + "tail");
         return ChunkedBody.nextChunkArrived(bytes, 4, bytes.length - 4);
+    }
+
+    private static boolean lastArrived(String unread) {
+        byte[] bytes = ascii("junk" + unread + "tail");
+        return ChunkedBody.lastChunkArrived(bytes, 4, bytes.length - 4);
+    }
+
+    private static String readAtMost(InputStream body, int most) throws Exception {
+        byte[] into = new byte[most];
+        int n = body.read(into);
+        return new String(into, 0, n, StandardCharsets.US_ASCII);
     }
 
     private static String read(InputStream body) throws Exception {

@@ -56,6 +56,32 @@ class ReadGapsTest {
         assertEquals(1, cut.getCount(), "not cut");
     }
 
+    /** N-7: a pumped stream has no read in progress while it waits: the gap counts from each arrival. */
+    @Test
+    void aPumpedConnectionWaitingLongerThanTheGapIsCutAndOneGivenBackIsNot() throws Exception {
+        ReadGaps.Gap gap = watchedGap();
+        gap.waiting(true);
+        now.addAndGet(GAP);
+        gaps.sweep();
+        assertEquals(1, cut.getCount(), "exactly the gap: not cut");
+        gap.waiting(true); // bytes arrived: the gap counts from now
+        now.addAndGet(GAP);
+        gaps.sweep();
+        assertEquals(1, cut.getCount(), "not cut: the gap counts from the last arrival");
+
+        gap.waiting(false); // given back to its thread, which reads on (timed as every read)
+        now.addAndGet(10 * GAP);
+        gaps.sweep();
+        assertEquals(1, cut.getCount(), "nothing waits: not cut");
+
+        gap.waiting(true);
+        now.addAndGet(GAP + 1);
+        gaps.sweep();
+        assertEquals(0, cut.getCount(), "waited past the gap: cut");
+        assertInstanceOf(SocketTimeoutException.class, failureOf(readOnAnotherThread(gap.timing(socket))),
+                "the read that follows fails as a socket read timeout");
+    }
+
     @Test
     void timeBetweenReadsDoesNotCountSoASlowClientNeverCutsTheUpstream() throws Exception {
         ReadGaps.Gap gap = watchedGap();

@@ -1,0 +1,282 @@
+package dev.detour.adapter.upstream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.detour.core.account.EndpointFamily;
+import dev.detour.core.secret.SecretMask;
+import dev.detour.fake.FakeUpstream;
+import dev.detour.fake.Reply;
+import dev.detour.gateway.port.Header;
+import dev.detour.gateway.port.NonBlockingClient;
+import dev.detour.gateway.port.ResponseSink;
+import dev.detour.gateway.port.UpstreamRequest;
+import dev.detour.gateway.port.UpstreamResponse;
+import dev.detour.gateway.wire.StreamRelay;
+import dev.detour.testkit.Gateway;
+import dev.detour.testkit.SocketUpstream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * N-7: the stream pump with the real client, the real relay loop ({@link StreamRelay}) and upstreams on real loopback
+ * sockets; the client side is a sink that keeps what it is given and which thread gave it. Each stream runs on a
+ * thread of its own, as a request does, while the test sends the upstream's bytes.
+ */
+@Timeout(60) // a hang guard only: no assertion here depends on timing
+class StreamPumpIT {
+    private static final String PUMP_THREAD = "detour-stream-pump";
+
+    private final ExecutorService streams = Executors.newCachedThreadPool();
+    private Http1UpstreamClient client;
+    private String before;
+
+    @BeforeEach
+    void pumpOn() {
+        before = System.getProperty("detour.streamPump");
+        System.setProperty("detour.streamPump", "true"); // on, whatever the environment says
+        client = new Http1UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30));
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        streams.shutdownNow();
+        if (before == null) {
+            System.clearProperty("detour.streamPump");
+        } else {
+            System.setProperty("detour.streamPump", before);
+        }
+    }
+
+    @Test
+    void framesThatArriveWhileAStreamWaitsAreRelayedByThePumpAndItsEndByItsOwnThread() throws Exception {
+        try (SocketUpstream upstream = SocketUpstream.start()) {
+            upstream.send(SocketUpstream.SSE_HEAD + SocketUpstream.chunk("data: zero\n\n"));
+            MemorySink sink = new MemorySink();
+            Future<StreamRelay.Result> relayed = relay(upstream.url(), sink);
+
+            Gateway.await(() -> client.pumpedStreams() > 0, "the stream waits in the pump");
+            upstream.send(SocketUpstream.chunk("data: one\n\n"));
+            Gateway.await(() -> sink.text().contains("data: one"), "the first frame relayed");
+            upstream.send(SocketUpstream.chunk("data: two\n\n") + SocketUpstream.chunk("data: three\n\n"));
+            Gateway.await(() -> sink.text().contains("data: three"), "two frames that came together relayed");
+            upstream.send(SocketUpstream.chunk("data: [DONE]\n\n") + SocketUpstream.LAST_CHUNK);
+
+            StreamRelay.Result result = relayed.get(30, TimeUnit.SECONDS);
+            assertFalse(result.truncated(), "the body ended whole");
+            assertFalse(result.clientGone());
+            assertEquals("data: zero\n\ndata: one\n\ndata: two\n\ndata: three\n\ndata: [DONE]\n\n", sink.text());
+            assertTrue(sink.writers.contains(PUMP_THREAD), "frames were written by the pump: " + sink.writers);
+            assertFalse(sink.blocking.contains(PUMP_THREAD), "the pump never wrote to a blocking client");
+            assertEquals(0, sink.nonBlockingStarts - sink.nonBlockingStops, "every pumped stretch ended blocking again");
+        }
+    }
+
+    @Test
+    void aPumpedStreamsConnectionGoesBackToThePoolAtItsEnd() throws Exception {
+        try (FakeUpstream upstream = FakeUpstream.start()) {
+            CountDownLatch rest = new CountDownLatch(1);
+            upstream.enqueue(Reply.stallAfterFirstFrame(List.of("first", "second")).releasedBy(rest),
+                    Reply.sse(List.of("again")));
+            MemorySink sink = new MemorySink();
+            Future<StreamRelay.Result> relayed = relay(upstream.url(), sink);
+            Gateway.await(() -> client.pumpedStreams() > 0 && sink.text().contains("first"), "the stream pumped");
+            rest.countDown();
+            assertFalse(relayed.get(30, TimeUnit.SECONDS).truncated());
+            assertTrue(sink.text().endsWith("data: second\n\ndata: [DONE]\n\n"), sink.text());
+
+            MemorySink next = new MemorySink();
+            assertFalse(relay(upstream.url(), next).get(30, TimeUnit.SECONDS).truncated());
+            assertEquals("data: again\n\ndata: [DONE]\n\n", next.text());
+            assertEquals(1L, upstream.connectionsOpened(), "the second stream reused the first one's connection");
+        }
+    }
+
+    @Test
+    void aBodyWithAContentLengthIsPumpedAndEndsWhole() throws Exception {
+        try (SocketUpstream upstream = SocketUpstream.start()) {
+            String head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 25\r\n\r\n";
+            upstream.send(head + "data: one\n\n");
+            MemorySink sink = new MemorySink();
+            Future<StreamRelay.Result> relayed = relay(upstream.url(), sink);
+            Gateway.await(() -> client.pumpedStreams() > 0, "the stream waits in the pump");
+            upstream.send("data: [DONE]\n\n");
+            StreamRelay.Result result = relayed.get(30, TimeUnit.SECONDS);
+            assertFalse(result.truncated());
+            assertEquals("data: one\n\ndata: [DONE]\n\n", sink.text());
+        }
+    }
+
+    @Test
+    void anUpstreamThatGoesSilentWhilePumpedIsCutByTheReadGap() throws Exception {
+        client.close();
+        client = new Http1UpstreamClient(Duration.ofSeconds(5), Duration.ofMillis(500));
+        try (SocketUpstream upstream = SocketUpstream.start()) {
+            upstream.send(SocketUpstream.SSE_HEAD + SocketUpstream.chunk("data: one\n\n"));
+            MemorySink sink = new MemorySink();
+            StreamRelay.Result result = relay(upstream.url(), sink).get(30, TimeUnit.SECONDS);
+            assertTrue(client.pumpedStreams() > 0, "it waited in the pump");
+            assertTrue(result.truncated(), "cut: no [DONE] came");
+            assertEquals("data: one\n\n", sink.text());
+        }
+    }
+
+    @Test
+    void anUpstreamCutWhilePumpedTruncatesTheStream() throws Exception {
+        try (SocketUpstream upstream = SocketUpstream.start()) {
+            upstream.send(SocketUpstream.SSE_HEAD + SocketUpstream.chunk("data: one\n\n"));
+            MemorySink sink = new MemorySink();
+            Future<StreamRelay.Result> relayed = relay(upstream.url(), sink);
+            Gateway.await(() -> client.pumpedStreams() > 0, "the stream waits in the pump");
+            upstream.send("1"); // a size line cut in two: the pump waits for the rest, which never comes
+            upstream.close();
+            StreamRelay.Result result = relayed.get(30, TimeUnit.SECONDS);
+            assertTrue(result.truncated());
+            assertEquals("data: one\n\n", sink.text());
+        }
+    }
+
+    @Test
+    void aClientThatDoesNotKeepUpGetsTheRestFromItsOwnThread() throws Exception {
+        try (SocketUpstream upstream = SocketUpstream.start()) {
+            upstream.send(SocketUpstream.SSE_HEAD + SocketUpstream.chunk("data: zero\n\n"));
+            MemorySink sink = new MemorySink();
+            sink.keepsUp = false; // every write without waiting keeps bytes back
+            Future<StreamRelay.Result> relayed = relay(upstream.url(), sink);
+            Gateway.await(() -> client.pumpedStreams() > 0, "the stream waits in the pump");
+            upstream.send(SocketUpstream.chunk("data: one\n\n"));
+            Gateway.await(() -> client.pumpedStreams() > 1, "given back after one write, then pumped again");
+            upstream.send(SocketUpstream.chunk("data: [DONE]\n\n") + SocketUpstream.LAST_CHUNK);
+            assertFalse(relayed.get(30, TimeUnit.SECONDS).truncated());
+            assertEquals("data: zero\n\ndata: one\n\ndata: [DONE]\n\n", sink.text());
+            assertEquals(0, sink.nonBlockingStarts - sink.nonBlockingStops);
+        }
+    }
+
+    @Test
+    void aClientThatLeavesWhilePumpedCancelsTheStream() throws Exception {
+        try (SocketUpstream upstream = SocketUpstream.start()) {
+            upstream.send(SocketUpstream.SSE_HEAD + SocketUpstream.chunk("data: zero\n\n"));
+            MemorySink sink = new MemorySink();
+            Future<StreamRelay.Result> relayed = relay(upstream.url(), sink);
+            Gateway.await(() -> client.pumpedStreams() > 0, "the stream waits in the pump");
+            sink.gone = true;
+            upstream.send(SocketUpstream.chunk("data: one\n\n"));
+            StreamRelay.Result result = relayed.get(30, TimeUnit.SECONDS);
+            assertTrue(result.clientGone());
+            assertEquals("data: zero\n\n", sink.text());
+        }
+    }
+
+    /** What the gateway does with a stream whose head came: relay it on a thread of its own (a request's). */
+    private Future<StreamRelay.Result> relay(String baseUrl, MemorySink sink) {
+        return streams.submit(() -> {
+            UpstreamResponse response = client.send(new UpstreamRequest("POST", baseUrl + "/v1/chat/completions",
+                    List.of(new Header("Content-Type", "application/json")),
+                    "{\"stream\":true}".getBytes(StandardCharsets.UTF_8), true));
+            sink.begin(response.status(), response.headers());
+            return new StreamRelay(SecretMask.SHAPES, EndpointFamily.CHAT_COMPLETIONS).relay(response, new byte[0], sink);
+        });
+    }
+
+    /** A client that keeps every byte and who wrote it; written without waiting between start and stop. */
+    private static final class MemorySink implements ResponseSink, NonBlockingClient {
+        final Set<String> writers = ConcurrentHashMap.newKeySet();
+        final Set<String> blocking = ConcurrentHashMap.newKeySet();
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+        volatile boolean keepsUp = true;
+        volatile boolean gone;
+        private volatile boolean nonBlocking;
+        private volatile boolean keptBack;
+        volatile int nonBlockingStarts;
+        volatile int nonBlockingStops;
+        private boolean begun;
+
+        String text() {
+            synchronized (bytes) {
+                return bytes.toString(StandardCharsets.UTF_8);
+            }
+        }
+
+        @Override
+        public void begin(int status, List<Header> headers) {
+            begun = true;
+        }
+
+        @Override
+        public void write(byte[] b, int offset, int length) throws ClientGoneException {
+            if (gone) {
+                throw new ClientGoneException(new java.io.IOException("gone"));
+            }
+            pending.write(b, offset, length);
+        }
+
+        @Override
+        public void flush() throws ClientGoneException {
+            if (gone) {
+                throw new ClientGoneException(new java.io.IOException("gone"));
+            }
+            String thread = Thread.currentThread().getName();
+            writers.add(thread);
+            if (!nonBlocking) {
+                blocking.add(thread);
+            } else if (!keepsUp && pending.size() > 0) {
+                keptBack = true;
+            }
+            synchronized (bytes) {
+                bytes.writeBytes(pending.toByteArray());
+            }
+            pending.reset();
+        }
+
+        @Override
+        public void abort() {
+            gone = true;
+        }
+
+        @Override
+        public boolean committed() {
+            return begun;
+        }
+
+        @Override
+        public NonBlockingClient nonBlocking() {
+            return this;
+        }
+
+        @Override
+        public void start() {
+            nonBlockingStarts++;
+            keptBack = false;
+            nonBlocking = true;
+        }
+
+        @Override
+        public boolean keptUp() {
+            return !keptBack;
+        }
+
+        @Override
+        public void stop() {
+            nonBlocking = false;
+            keptBack = false;
+            nonBlockingStops++;
+        }
+    }
+}
