@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.detour.fake.FakeUpstream;
 import dev.detour.fake.Reply;
 import dev.detour.testkit.Gateway;
+import dev.detour.testkit.SystemProperty;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -30,14 +31,13 @@ class StreamPumpGatewayIT {
     private static final String STREAM = "{\"model\":\"m\",\"stream\":true,\"messages\":[{\"role\":\"user\","
             + "\"content\":\"hi\"}]}";
 
-    private String before;
+    private SystemProperty pumpOn;
     private Gateway gw;
     private FakeUpstream upstream;
 
     @BeforeEach
     void start() {
-        before = System.getProperty("detour.streamPump");
-        System.setProperty("detour.streamPump", "true"); // on, whatever the environment says
+        pumpOn = SystemProperty.set("detour.streamPump", "true"); // on, whatever the environment says
         gw = Gateway.start();
         upstream = FakeUpstream.start();
         gw.account("a", upstream, "[{\"from\":\"m\",\"to\":\"m\"}]", "{\"max_in_flight\":0}");
@@ -47,11 +47,7 @@ class StreamPumpGatewayIT {
     void stop() {
         gw.close();
         upstream.close();
-        if (before == null) {
-            System.clearProperty("detour.streamPump");
-        } else {
-            System.setProperty("detour.streamPump", before);
-        }
+        pumpOn.close();
     }
 
     @Test

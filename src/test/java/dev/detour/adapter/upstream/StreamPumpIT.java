@@ -15,6 +15,7 @@ import dev.detour.gateway.port.UpstreamRequest;
 import dev.detour.gateway.port.UpstreamResponse;
 import dev.detour.gateway.wire.StreamRelay;
 import dev.detour.testkit.Gateway;
+import dev.detour.testkit.SystemProperty;
 import dev.detour.testkit.SocketUpstream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -43,12 +44,11 @@ class StreamPumpIT {
 
     private final ExecutorService streams = Executors.newCachedThreadPool();
     private Http1UpstreamClient client;
-    private String before;
+    private SystemProperty pumpOn;
 
     @BeforeEach
     void pumpOn() {
-        before = System.getProperty("detour.streamPump");
-        System.setProperty("detour.streamPump", "true"); // on, whatever the environment says
+        pumpOn = SystemProperty.set("detour.streamPump", "true"); // on, whatever the environment says
         client = new Http1UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(30));
     }
 
@@ -56,11 +56,7 @@ class StreamPumpIT {
     void stop() {
         client.close();
         streams.shutdownNow();
-        if (before == null) {
-            System.clearProperty("detour.streamPump");
-        } else {
-            System.setProperty("detour.streamPump", before);
-        }
+        pumpOn.close();
     }
 
     @Test
