@@ -12,6 +12,9 @@
 #   HOLD_MS       each hold's length (default 5000), HOLD_STREAMS its clients (default 1000)
 #   HOLD_SINGLE   after the holds, this many single streams per leg (direct to the fake upstream, through Detour,
 #                 alternating; each lasts ~1.3 s): time to first frame p50 / p99 and what Detour adds (default 0)
+#   HOLD_TLS=1    the fake upstream serves https (a certificate for localhost made here, Detour trusting it through
+#                 javax.net.ssl.trustStore); the fake then comes from FAKE_JAR (default: the jar under test), for
+#                 jars whose fake has no https; no single streams (their direct leg is http)
 #   HOLD_MEMORY   a path prefix: during the last hold, Detour's and MariaDB's /proc status (.status, .mariadb),
 #                 a class histogram of the live heap (.histo), the native memory summary when the flags turn
 #                 it on (.nmt) and, with HOLD_DUMP=1, a heap dump (.hprof; read it with bench/heap-owners.py)
@@ -31,15 +34,25 @@ trap cleanup EXIT
 "$J25/javac" --release 21 -encoding UTF-8 -cp "$HDR" -d "$WORK/classes" "$ROOT"/bench/src/dev/detour/bench/*.java || exit 1
 ulimit -n "$(ulimit -Hn)"
 source "$ROOT/bench/lib.sh"
-start_fake_upstream "$J25/java" "$WORK/fake.log"
+flags=(-Xmx512m ${HOLD_FLAGS:-})
+if [[ "${HOLD_TLS:-0}" == 1 ]]; then
+  "$J25/keytool" -genkeypair -alias upstream -keyalg EC -groupname secp256r1 -dname CN=localhost -ext SAN=dns:localhost \
+    -validity 2 -keystore "$WORK/tls.p12" -storetype PKCS12 -storepass changeit -keypass changeit >/dev/null 2>&1 || exit 1
+  start_fake_upstream "$J25/java" "$WORK/fake.log" "$WORK/tls.p12"
+  UPSTREAM="https://localhost:$FAKE_PORT"
+  flags+=(-Djavax.net.ssl.trustStore="$WORK/tls.p12" -Djavax.net.ssl.trustStorePassword=changeit)
+  HOLD_SINGLE=0
+else
+  start_fake_upstream "$J25/java" "$WORK/fake.log"
+  UPSTREAM="http://127.0.0.1:$FAKE_PORT"
+fi
 PORT="$(free_port)"
 TOKEN="$(new_token hold)"
-flags=(-Xmx512m ${HOLD_FLAGS:-})
 # one loopback client stands for 1,000: lift X-4's per-address cap, as bench/run.sh does
 DETOUR_MAX_CONNECTIONS_PER_ADDRESS=100000 start_detour "$JAVA" "$WORK/data" "$PORT" "$WORK/detour.log" "${flags[@]}"
 bench_group
 for n in 1 2 3 4; do
-  add_account "stream-$n" bench-stream "http://127.0.0.1:$FAKE_PORT" '"failure_policy":{"cooldown_enabled":true}'
+  add_account "stream-$n" bench-stream "$UPSTREAM" '"failure_policy":{"cooldown_enabled":true}'
 done
 new_key
 ticks="$(getconf CLK_TCK)"
@@ -53,7 +66,7 @@ memory() { # during the last hold: what Detour's memory holds
   "$jdk/jmap" -histo:live "$DETOUR_PID" | head -40 >"$HOLD_MEMORY.histo"
   [[ -z "${HOLD_DUMP:-}" ]] || "$jdk/jmap" -dump:live,format=b,file="$HOLD_MEMORY.hprof" "$DETOUR_PID" >/dev/null
 }
-echo "$(basename "$JAR") on $JAVA ${flags[*]}; ${HOLD_STREAMS:-1000} streams per hold of ${HOLD_MS:-5000} ms"
+echo "$(basename "$JAR") on $JAVA ${flags[*]}; ${HOLD_STREAMS:-1000} streams per hold of ${HOLD_MS:-5000} ms from $UPSTREAM"
 for ((h = 1; h <= HOLDS; h++)); do
   before="$(cpu "$DETOUR_PID")"
   db_before="$(cpu "$MARIADB_PID")"

@@ -1,5 +1,6 @@
 package dev.detour.fake;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -19,7 +20,9 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -43,15 +46,19 @@ public final class FakeUpstream implements AutoCloseable {
     private final FrameTicker ticker = new FrameTicker();
     private volatile Function<RecordedRequest, Reply> handler = FakeUpstream::defaultReply;
     private volatile boolean keepRequests = true;
+    /** Serves https ({@link #startTls}). */
+    private final boolean tls;
 
-    private FakeUpstream(int port) {
+    private FakeUpstream(int port, SslContextFactory.Server tls) {
+        this.tls = tls != null;
         QueuedThreadPool threads = new QueuedThreadPool(400, 8);
         threads.setName("fake-upstream");
         server = new Server(threads);
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(false);
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        ServerConnector connector = tls == null ? new ServerConnector(server, new HttpConnectionFactory(http))
+                : new ServerConnector(server, new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(http));
         connector.setHost("127.0.0.1");
         connector.setPort(port);
         connector.setAcceptQueueSize(1024);
@@ -66,7 +73,21 @@ public final class FakeUpstream implements AutoCloseable {
     }
 
     public static FakeUpstream start(int port) {
-        FakeUpstream fake = new FakeUpstream(port);
+        return started(new FakeUpstream(port, null), port);
+    }
+
+    /**
+     * The same over TLS (HTTP/1.1), presenting the key store's certificate: for what https upstreams cost (the bench's
+     * https legs; its clients trust the certificate, for {@code localhost}).
+     */
+    public static FakeUpstream startTls(int port, Path keyStore, String password) {
+        SslContextFactory.Server tls = new SslContextFactory.Server();
+        tls.setKeyStorePath(keyStore.toString());
+        tls.setKeyStorePassword(password);
+        return started(new FakeUpstream(port, tls), port);
+    }
+
+    private static FakeUpstream started(FakeUpstream fake, int port) {
         try {
             fake.server.start();
         } catch (Exception e) {
@@ -76,7 +97,7 @@ public final class FakeUpstream implements AutoCloseable {
     }
 
     public String url() {
-        return "http://127.0.0.1:" + port();
+        return tls ? "https://localhost:" + port() : "http://127.0.0.1:" + port();
     }
 
     public int port() {
@@ -113,7 +134,8 @@ public final class FakeUpstream implements AutoCloseable {
 
     /** TCP connections accepted so far: tells a reused pooled connection from a fresh one. */
     public long connectionsOpened() {
-        return connections.getConnectionsTotal();
+        long total = connections.getConnectionsTotal();
+        return tls ? total / 2 : total; // over TLS Jetty opens two per TCP connection: the TLS one, HTTP's over it
     }
 
     /** Requests it is answering right now and the most at once (S-5 tests: the upstream counts). */

@@ -1,5 +1,6 @@
 package dev.detour.fake;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -7,7 +8,9 @@ import java.time.Duration;
  * <pre>
  *   chat [PORT=8089] [DELTAS=20] [GAP_MS=20]   the default chat completion; "stream":true gets a role
  *                                              chunk, DELTAS deltas GAP_MS apart, a stop chunk, [DONE]
- *   bench PORT                                 what bench/run.sh measures against ({@link BenchScript})
+ *   bench PORT [KEYSTORE]                      what bench/run.sh measures against ({@link BenchScript}); with a
+ *                                              PKCS12 key store (password FAKE_TLS_PASSWORD, default changeit),
+ *                                              over https
  *   bench-json                                 print the bench's chat completion (nginx serves it too)
  *   bench-messages-json                        print the bench's Messages answer (nginx serves it too)
  * </pre>
@@ -24,13 +27,21 @@ public final class Main {
         switch (script) {
             case "chat" -> serve(FakeUpstream.start(intArg(args, 1, 8089)).handler(FakeUpstream.standaloneHandler(
                     intArg(args, 2, 20), Duration.ofMillis(intArg(args, 3, 20)))));
-            case "bench" -> serve(FakeUpstream.start(intArg(args, 1, 0)).idleTimeout(BENCH_IDLE_TIMEOUT)
-                    .handler(BenchScript::answer));
+            case "bench" -> serve(benchUpstream(args).idleTimeout(BENCH_IDLE_TIMEOUT).handler(BenchScript::answer));
             case "bench-json" -> System.out.println(BenchScript.COMPLETION_JSON);
             case "bench-messages-json" -> System.out.println(BenchScript.MESSAGES_JSON);
             default -> throw new IllegalArgumentException(
-                    "usage: Main chat [PORT] [DELTAS] [GAP_MS] | bench PORT | bench-json | bench-messages-json");
+                    "usage: Main chat [PORT] [DELTAS] [GAP_MS] | bench PORT [KEYSTORE] | bench-json | bench-messages-json");
         }
+    }
+
+    private static FakeUpstream benchUpstream(String[] args) {
+        int port = intArg(args, 1, 0);
+        if (args.length < 3) {
+            return FakeUpstream.start(port);
+        }
+        String password = System.getenv().getOrDefault("FAKE_TLS_PASSWORD", "changeit");
+        return FakeUpstream.startTls(port, Path.of(args[2]), password);
     }
 
     /** Keeps no requests: a standalone fake answers for hours. */

@@ -85,7 +85,7 @@ final class Http1Response implements UpstreamResponse {
     }
 
     /**
-     * N-7: a plain-TCP body whose connection a pump can watch: the pump's thread reads what arrived (never the
+     * N-7: a body whose connection a pump can watch (plain or TLS): the pump's thread reads what arrived (never the
      * body's end, which returns the connection to the pool: the reader's thread reads that, blocking again).
      */
     @Override
@@ -239,6 +239,11 @@ final class Http1Response implements UpstreamResponse {
         @Override
         public int takeArrived() {
             return connection.input().fillNow();
+        }
+
+        @Override
+        public boolean holdsUnread() {
+            return connection.holdsUnread();
         }
 
         @Override

@@ -8,12 +8,13 @@ import dev.detour.gateway.port.UpstreamResponse;
 import dev.detour.gateway.port.UpstreamTransportException;
 import dev.detour.gateway.wire.RequestSecrets;
 import java.io.IOException;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.SSLContext;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -50,7 +51,7 @@ public final class Http1UpstreamClient implements UpstreamClient {
     private final ConnectionPool pool;
     private final UpstreamUris uris = new UpstreamUris();
     private final LongSupplier nanoTime;
-    private final SSLSocketFactory tls;
+    private final SSLContext tls;
     private final ScheduledExecutorService sweeper;
     /** N-7: where streams wait for their next bytes (see {@link StreamPump#wanted}); null: each on its own thread. */
     private final StreamPump pump;
@@ -64,14 +65,14 @@ public final class Http1UpstreamClient implements UpstreamClient {
 
     public Http1UpstreamClient(Duration connectTimeout, Duration readTimeout, int maxTotal, int maxPerRoute) {
         this(connectTimeout, readTimeout, maxTotal, maxPerRoute, UNCHECKED_REUSE, System::nanoTime, true,
-                (SSLSocketFactory) SSLSocketFactory.getDefault());
+                defaultTls());
     }
 
     /** Tests: the reuse rules' settings and clock, https trusting the JDK's certificate authorities. */
     Http1UpstreamClient(Duration connectTimeout, Duration readTimeout, int maxTotal, int maxPerRoute,
             Duration uncheckedReuse, LongSupplier nanoTime, boolean sweepInBackground) {
         this(connectTimeout, readTimeout, maxTotal, maxPerRoute, uncheckedReuse, nanoTime, sweepInBackground,
-                (SSLSocketFactory) SSLSocketFactory.getDefault());
+                defaultTls());
     }
 
     /**
@@ -79,10 +80,10 @@ public final class Http1UpstreamClient implements UpstreamClient {
      * @param nanoTime          the reuse rules' clock (tests move it; the read gap runs on real time)
      * @param sweepInBackground false in tests, which run {@link #checkIdleConnections} themselves (the read gap is
      *                          kept in the background either way)
-     * @param tls               the https connections' sockets (tests: one trusting a test certificate)
+     * @param tls               https connections' TLS (tests: one trusting a test certificate)
      */
     Http1UpstreamClient(Duration connectTimeout, Duration readTimeout, int maxTotal, int maxPerRoute,
-            Duration uncheckedReuse, LongSupplier nanoTime, boolean sweepInBackground, SSLSocketFactory tls) {
+            Duration uncheckedReuse, LongSupplier nanoTime, boolean sweepInBackground, SSLContext tls) {
         setTimeouts(connectTimeout, readTimeout);
         this.nanoTime = nanoTime;
         this.tls = tls;
@@ -100,6 +101,15 @@ public final class Http1UpstreamClient implements UpstreamClient {
                 EVICT_EVERY_MS, EVICT_EVERY_MS, TimeUnit.MILLISECONDS);
         if (sweepInBackground) {
             sweeper.scheduleWithFixedDelay(pool::sweep, SWEEP_EVERY_MS, SWEEP_EVERY_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The JDK's TLS: its certificate authorities and settings, as an {@code SSLSocket} had them by default. */
+    private static SSLContext defaultTls() {
+        try {
+            return SSLContext.getDefault();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK offers no TLS", e);
         }
     }
 

@@ -36,15 +36,18 @@ final class StreamPump implements Runnable, AutoCloseable {
     /** How often the pump looks for streams whose connection was closed under it. */
     static final long SCAN_MILLIS = 100;
 
-    /** An upstream body as the pump reads it (plain TCP, see {@link Http1Response#pump}). */
+    /** An upstream body as the pump reads it (see {@link Http1Response#pump}). */
     interface Upstream {
         SocketChannel channel();
 
         /** Non-blocking while pumped; blocking again after (called on the stream's thread). */
         void pumped(boolean on) throws IOException;
 
-        /** Reads what the socket holds without waiting: the bytes read, -1 once it ended or failed. */
+        /** Reads what arrived without waiting: the bytes read, -1 once it ended or failed. */
         int takeArrived();
+
+        /** Whether bytes wait that the socket will not announce: the TLS layer's (a read takes them at once). */
+        boolean holdsUnread();
 
         /** Whether the body can go on without a blocking read. */
         boolean goesOn();
@@ -208,17 +211,23 @@ final class StreamPump implements Runnable, AutoCloseable {
         step(stream); // bytes that came before the registration, or a body that cannot go on at all
     }
 
-    /** What arrived for a stream, relayed; given back when it cannot go on here. */
+    /**
+     * What arrived for a stream, relayed; given back when it cannot go on here. Again while its connection holds
+     * bytes the socket will not announce (TLS records decrypted or read ahead): each round takes some of them or
+     * gives the stream back, its read buffer being full with nothing to relay.
+     */
     private void step(Stream stream) {
         Upstream upstream = stream.upstream;
-        int arrived = upstream.takeArrived();
-        if (arrived >= 0 && upstream.goesOn() && stream.arrivals.arrived() && upstream.goesOn()) {
+        do {
+            int arrived = upstream.takeArrived();
+            if (arrived < 0 || !upstream.goesOn() || !stream.arrivals.arrived() || !upstream.goesOn()) {
+                leaving.add(stream);
+                return;
+            }
             if (arrived > 0) {
                 upstream.waiting();
             }
-            return;
-        }
-        leaving.add(stream);
+        } while (upstream.holdsUnread());
     }
 
     /** Deregisters the round's leaving streams, so their threads can make their sockets blocking, and wakes them. */

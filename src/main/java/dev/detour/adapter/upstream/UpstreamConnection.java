@@ -10,13 +10,12 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.SSLContext;
 
 /**
- * One HTTP/1.1 connection to an upstream: a socket channel read and written in blocking mode (TLS layered on it for
- * https, the host name verified), its {@link ReadBuffer}, and what {@link ConnectionPool}'s reuse rules keep about it.
+ * One HTTP/1.1 connection to an upstream: a socket channel read and written in blocking mode (for https, through a
+ * {@link TlsChannel}, the host name verified), its {@link ReadBuffer}, and what {@link ConnectionPool}'s reuse rules
+ * keep about it. A pump reads it without waiting ({@link #pumped}), plain or TLS alike.
  *
  * <p>P-4 is kept by {@link ReadGaps}, not by socket timeouts: the connect, the TLS handshake and every read wait
  * without a timeout and are cut by the gap's sweep. A socket that waited with a timeout once stays non-blocking (the
@@ -34,6 +33,8 @@ final class UpstreamConnection {
     private volatile Runnable onClose = () -> { };
     private ReadBuffer in;
     private OutputStream out;
+    /** https: the TLS over {@link #channel}; null for http. */
+    private TlsChannel tls;
 
     /** Held by a reuse check and a lease, so that the two never use the socket together. */
     final ReentrantLock lock = new ReentrantLock();
@@ -59,14 +60,14 @@ final class UpstreamConnection {
      * Connects to the route's host, trying each of its addresses in turn; for https, completes the TLS handshake.
      * Each address has {@code connectNanos} for both.
      */
-    static UpstreamConnection open(UpstreamUris.Route route, long connectNanos, ReadGaps gaps, SSLSocketFactory tls,
+    static UpstreamConnection open(UpstreamUris.Route route, long connectNanos, ReadGaps gaps, SSLContext context,
             long now) throws IOException {
         InetAddress[] addresses = InetAddress.getAllByName(route.host());
         IOException failure = null;
         for (InetAddress address : addresses) {
             UpstreamConnection connection = new UpstreamConnection(route, SocketChannel.open(), gaps, now);
             try {
-                connection.connect(new InetSocketAddress(address, route.port()), connectNanos, tls);
+                connection.connect(new InetSocketAddress(address, route.port()), connectNanos, context);
                 return connection;
             } catch (IOException | RuntimeException e) {
                 connection.reset();
@@ -76,19 +77,15 @@ final class UpstreamConnection {
         throw failure;
     }
 
-    private void connect(InetSocketAddress address, long connectNanos, SSLSocketFactory tls) throws IOException {
+    private void connect(InetSocketAddress address, long connectNanos, SSLContext context) throws IOException {
         gap.limit(connectNanos);
         try {
             gap.during(() -> channel.connect(address));
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             if (route.tls()) {
-                SSLSocket secured = (SSLSocket) tls.createSocket(channel.socket(), route.host(), route.port(), true);
-                SSLParameters parameters = secured.getSSLParameters();
-                parameters.setEndpointIdentificationAlgorithm("HTTPS");
-                secured.setSSLParameters(parameters);
-                gap.during(secured::startHandshake);
-                in = new ReadBuffer(gap.timing(secured.getInputStream()));
-                out = secured.getOutputStream();
+                gap.during(() -> tls = TlsChannel.handshake(channel, context, route.host(), route.port()));
+                in = new ReadBuffer(gap.timing(tls.input()));
+                out = tls.output();
             } else {
                 in = new ReadBuffer(gap.timing(new ChannelInput(channel)));
                 out = new ChannelOutput(channel);
@@ -131,9 +128,17 @@ final class UpstreamConnection {
         return in;
     }
 
-    /** N-7: whether a pump can wait for this connection's bytes (TLS is read only as a blocking stream). */
+    /** N-7: whether a pump can wait for this connection's bytes. */
     boolean pumpable() {
-        return !route.tls() && isOpen();
+        return isOpen();
+    }
+
+    /**
+     * N-7: whether bytes wait in the TLS layer that a read takes without the socket (decrypted, or a whole record):
+     * the socket will not tell a pump about them.
+     */
+    boolean holdsUnread() {
+        return tls != null && tls.holdsUnread();
     }
 
     SocketChannel channel() {
@@ -169,6 +174,9 @@ final class UpstreamConnection {
             return true;
         }
         try {
+            if (tls != null) {
+                return tls.closedWhileIdle();
+            }
             channel.configureBlocking(false);
             try {
                 return channel.read(ByteBuffer.allocate(1)) != 0;
