@@ -3,7 +3,8 @@
 # group of 4 accounts on Detour's fake upstream (bench mode: 64 deltas 20 ms apart), one key, then HOLDS holds
 # of 1,000 streams (bench/run.sh's client); per hold: streams completed, median streams receiving, time to
 # first frame p50 / p90 / p99, the frame gap's p99, the fewest streams receiving, Detour's and the embedded
-# MariaDB's CPU per completed stream, Detour's RSS.
+# MariaDB's CPU per completed stream, Detour's RSS, and the stream pump thread's CPU over the client's run (ramp and
+# hold) in % of one core.
 #
 #     bench/hold.sh [JAR=target/detour.jar] [HOLDS=10]
 #
@@ -67,13 +68,21 @@ memory() { # during the last hold: what Detour's memory holds
   [[ -z "${HOLD_DUMP:-}" ]] || "$jdk/jmap" -dump:live,format=b,file="$HOLD_MEMORY.hprof" "$DETOUR_PID" >/dev/null
 }
 echo "$(basename "$JAR") on $JAVA ${flags[*]}; ${HOLD_STREAMS:-1000} streams per hold of ${HOLD_MS:-5000} ms from $UPSTREAM"
+pump_thread() { # the stream pump's thread id in Detour (comm is cut to 15 characters), empty without one
+  grep -l '^detour-stream-p' /proc/"$DETOUR_PID"/task/*/comm 2>/dev/null | head -1 | awk -F/ '{print $5}'
+}
 for ((h = 1; h <= HOLDS; h++)); do
+  PUMP_TID="$(pump_thread)"
+  pump_before="$([[ -n "$PUMP_TID" ]] && cpu "$DETOUR_PID/task/$PUMP_TID" || echo 0)"
   before="$(cpu "$DETOUR_PID")"
+  t0="$(date +%s%N)"
   db_before="$(cpu "$MARIADB_PID")"
   [[ -z "${HOLD_MEMORY:-}" || $h != "$HOLDS" ]] || { memory & MEMORY_PID=$!; }
   out="$("$J25/java" -XX:+UseParallelGC -Xmx1g -cp "$WORK/classes:$HDR" dev.detour.bench.Bench hold "${HOLD_STREAMS:-1000}" 2000 \
     "${HOLD_MS:-5000}" "detour=$PORT=$KEY" 2>&1)"
   after="$(cpu "$DETOUR_PID")"
+  wall_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  pump_after="$([[ -n "$PUMP_TID" ]] && cpu "$DETOUR_PID/task/$PUMP_TID" || echo 0)"
   db_after="$(cpu "$MARIADB_PID")"
   done_="$(awk -F= '/\.streams_completed=/ {print $2}' <<<"$out")"
   [[ "${done_:-0}" -gt 0 ]] || { echo "hold $h: no stream completed" >&2; echo "$out" >&2; exit 1; }
@@ -81,7 +90,8 @@ for ((h = 1; h <= HOLDS; h++)); do
     "TTFT p50 / p90 / p99 $(awk -F= '/\.ttft\.p50_us=/ {print int($2 / 1000)}' <<<"$out")" \
     "/ $(awk -F= '/\.ttft\.p90_us=/ {print int($2 / 1000)}' <<<"$out") / $(awk -F= '/\.ttft\.p99_us=/ {print int($2 / 1000)}' <<<"$out") ms," \
     "gap p99 $(awk -F= '/\.gap\.p99_us=/ {print int($2 / 1000)}' <<<"$out") ms, fewest receiving $(awk -F= '/\.min_receiving=/ {print $2}' <<<"$out")," \
-    "$(( (after - before) * 1000000 / ticks / done_ )) µs Detour CPU per stream (MariaDB $(( (db_after - db_before) * 1000000 / ticks / done_ ))), RSS $(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$DETOUR_PID/status") MiB"
+    "$(( (after - before) * 1000000 / ticks / done_ )) µs Detour CPU per stream (MariaDB $(( (db_after - db_before) * 1000000 / ticks / done_ ))), RSS $(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$DETOUR_PID/status") MiB," \
+    "stream pump thread $(( (pump_after - pump_before) * 100 * 1000 / ticks / wall_ms )) % of a core"
 done
 if [[ "${HOLD_SINGLE:-0}" -gt 0 ]]; then # N-7's other half: single streams after the holds, legs alternating
   out="$("$J25/java" -XX:+UseParallelGC -Xmx1g -cp "$WORK/classes:$HDR" dev.detour.bench.Bench streams 20 "$HOLD_SINGLE" \
