@@ -82,18 +82,28 @@ public final class LocalhostTls {
             throw new IOException("keytool failed: " + output);
         }
         store.toFile().deleteOnExit();
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(store)) {
-            keys.load(in, PASSWORD);
-        }
-        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keyManagers.init(keys, PASSWORD);
-        SSLContext server = SSLContext.getInstance("TLS");
-        server.init(keyManagers.getKeyManagers(), null, null);
+        KeyStore keys = load(store);
         TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         trust.init(keys);
         SSLContext client = SSLContext.getInstance("TLS");
         client.init(null, trust.getTrustManagers(), null);
-        return new LocalhostTls(store, server, client);
+        return new LocalhostTls(store, serverContext(store), client);
+    }
+
+    /** A server context presenting the key store's certificate (also for a server in another process). */
+    static SSLContext serverContext(Path store) throws IOException, GeneralSecurityException {
+        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(load(store), PASSWORD);
+        SSLContext server = SSLContext.getInstance("TLS");
+        server.init(keyManagers.getKeyManagers(), null, null);
+        return server;
+    }
+
+    private static KeyStore load(Path store) throws IOException, GeneralSecurityException {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(store)) {
+            keys.load(in, PASSWORD);
+        }
+        return keys;
     }
 }

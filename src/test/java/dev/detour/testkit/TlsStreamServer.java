@@ -11,9 +11,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -89,14 +87,7 @@ public final class TlsStreamServer implements AutoCloseable {
      * reads a line from its standard input before each batch after the first.
      */
     public static void main(String[] args) throws Exception {
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(Path.of(args[0]))) {
-            keys.load(in, LocalhostTls.password().toCharArray());
-        }
-        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keyManagers.init(keys, LocalhostTls.password().toCharArray());
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(keyManagers.getKeyManagers(), null, null);
+        SSLContext context = LocalhostTls.serverContext(Path.of(args[0]));
         int batches = Integer.parseInt(args[1]);
         int framesPerBatch = Integer.parseInt(args[2]);
         try (ServerSocket server = context.getServerSocketFactory()

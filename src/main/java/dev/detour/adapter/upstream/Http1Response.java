@@ -90,7 +90,7 @@ final class Http1Response implements UpstreamResponse {
      */
     @Override
     public boolean pump(NonBlockingClient client, Arrivals arrivals) {
-        if (pump == null || aborted || fullyRead || !connection.pumpable()) {
+        if (pump == null || aborted || fullyRead || !connection.isOpen()) {
             return false;
         }
         return pump.relay(new Pumped(), client, arrivals);

@@ -111,16 +111,11 @@ final class TlsChannel {
     }
 
     /**
-     * Whether the upstream ended TLS while the connection was idle, or sent application bytes no request asked for:
-     * one read that does not wait. Session tickets and key updates that came meanwhile are taken on the way.
+     * On an idle connection whose channel does not block: whether the upstream ended TLS, or sent application bytes no
+     * request asked for. Session tickets and key updates that came meanwhile are taken on the way.
      */
-    boolean closedWhileIdle() throws IOException {
-        channel.configureBlocking(false);
-        try {
-            return read(new byte[1], 0, 1) != 0;
-        } finally {
-            channel.configureBlocking(true);
-        }
+    boolean endedOrSpoke() throws IOException {
+        return read(new byte[1], 0, 1) != 0;
     }
 
     private int read(byte[] into, int offset, int length) throws IOException {

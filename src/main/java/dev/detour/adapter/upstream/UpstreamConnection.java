@@ -128,11 +128,6 @@ final class UpstreamConnection {
         return in;
     }
 
-    /** N-7: whether a pump can wait for this connection's bytes. */
-    boolean pumpable() {
-        return isOpen();
-    }
-
     /**
      * N-7: whether bytes wait in the TLS layer that a read takes without the socket (decrypted, or a whole record):
      * the socket will not tell a pump about them.
@@ -174,12 +169,9 @@ final class UpstreamConnection {
             return true;
         }
         try {
-            if (tls != null) {
-                return tls.closedWhileIdle();
-            }
             channel.configureBlocking(false);
             try {
-                return channel.read(ByteBuffer.allocate(1)) != 0;
+                return tls != null ? tls.endedOrSpoke() : channel.read(ByteBuffer.allocate(1)) != 0;
             } finally {
                 channel.configureBlocking(true);
             }
