@@ -17,19 +17,17 @@ final class EligibleRoutes extends AbstractList<Route> implements RandomAccess {
     static final int MIXED = Integer.MIN_VALUE;
 
     private final ServedRoutes served;
-    private final int[] slots;
-    private int size;
+    private final Places slots;
     /** The one priority of all these routes (one S-3 tier), or {@link #MIXED} when not known to be one. */
     private final int priority;
 
     EligibleRoutes(ServedRoutes served, int capacity) {
-        this(served, new int[capacity], 0, MIXED);
+        this(served, new Places(capacity), MIXED);
     }
 
-    private EligibleRoutes(ServedRoutes served, int[] slots, int size, int priority) {
+    private EligibleRoutes(ServedRoutes served, Places slots, int priority) {
         this.served = served;
         this.slots = slots;
-        this.size = size;
         this.priority = priority;
     }
 
@@ -47,22 +45,27 @@ final class EligibleRoutes extends AbstractList<Route> implements RandomAccess {
 
     /** Partition: the route at {@code slot} of the pool is eligible (in pool order). */
     void admit(int slot) {
-        slots[size++] = slot;
+        slots.add(slot);
+    }
+
+    /** Partition: these routes of the pool are eligible, in pool order after those admitted so far. */
+    void admitAll(int[] some) {
+        slots.addAll(some);
     }
 
     @Override
     public Route get(int index) {
-        return served.route(slots[Objects.checkIndex(index, size)]);
+        return served.route(slots.get(Objects.checkIndex(index, slots.size())));
     }
 
     @Override
     public int size() {
-        return size;
+        return slots.size();
     }
 
     /** The {@code index}-th route's place in {@link #served()}. */
     int slot(int index) {
-        return slots[index];
+        return slots.get(index);
     }
 
     ServedRoutes served() {
@@ -75,7 +78,7 @@ final class EligibleRoutes extends AbstractList<Route> implements RandomAccess {
 
     /** The {@code index}-th route's account's priority. */
     int priority(int index) {
-        return served.facts().priority[slots[index]];
+        return served.facts().priority[slots.get(index)];
     }
 
     /** The one priority of all these routes, or {@link #MIXED} when they are not known to share one. */
@@ -86,13 +89,13 @@ final class EligibleRoutes extends AbstractList<Route> implements RandomAccess {
     /** The routes of {@code tier}'s priority, in the same order; these routes themselves when {@code all} have it. */
     EligibleRoutes tier(int tier, boolean all) {
         if (all) {
-            return new EligibleRoutes(served, slots, size, tier);
+            return new EligibleRoutes(served, slots, tier);
         }
-        EligibleRoutes routes = new EligibleRoutes(served, new int[size], 0, tier);
+        EligibleRoutes routes = new EligibleRoutes(served, new Places(slots.size()), tier);
         int[] priorities = served.facts().priority;
-        for (int i = 0; i < size; i++) {
-            if (priorities[slots[i]] == tier) {
-                routes.admit(slots[i]);
+        for (int i = 0; i < slots.size(); i++) {
+            if (priorities[slots.get(i)] == tier) {
+                routes.admit(slots.get(i));
             }
         }
         return routes;

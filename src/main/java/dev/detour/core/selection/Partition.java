@@ -40,19 +40,43 @@ final class Partition {
 
     static Partition of(Screening screened, SelectionRequest request, Instant now) {
         Partition partition = new Partition(screened.served(), screened.survived());
-        GroupView group = null;
-        long groupOf = 0;
-        long[] groupIds = screened.served().facts().groupId;
-        for (int nth = 0; nth < screened.survived(); nth++) {
-            int slot = screened.slot(nth);
-            long groupId = groupIds[slot];
-            if (group == null || groupOf != groupId) { // a pool lists a group's accounts together
-                group = request.group(groupId);
-                groupOf = groupId;
+        int nth = 0; // the next survivor; survivors are in pool order, so each stretch's come together
+        for (ServedRun run : screened.served().runs()) {
+            if (nth == screened.survived()) {
+                break;
             }
-            partition.place(slot, group, now);
+            if (screened.slot(nth) >= run.to) {
+                continue; // nothing of this stretch survived screening
+            }
+            GroupView group = request.group(run.groupId);
+            if (screened.tookWhole(nth, run)) {
+                if (!partition.admitsWhole(run, group, now)) {
+                    for (int slot : run.survivors) {
+                        partition.place(slot, group, now);
+                    }
+                }
+                nth += run.survivors.length;
+                continue;
+            }
+            for (; nth < screened.survived() && screened.slot(nth) < run.to; nth++) {
+                partition.place(screened.slot(nth), group, now);
+            }
         }
         return partition;
+    }
+
+    /**
+     * A stretch all of whose survivors survived, when nothing about it changes with the time: its group not halted,
+     * none of its ready routes cooling. Then its model-row rejections and ready routes are the ones worked out with
+     * the pool, taken whole (N-10); otherwise false, and each route is placed in turn.
+     */
+    private boolean admitsWhole(ServedRun run, GroupView group, Instant now) {
+        if (group.haltedAt(now) || !run.recoveredAt(now)) {
+            return false;
+        }
+        dropped.addAll(run.dropped);
+        eligible.admitAll(run.ready);
+        return true;
     }
 
     /** By the route's place in the pool: what decides it was worked out with the pool ({@link ServedRoutes}). */

@@ -112,6 +112,10 @@ public final class PriorityStrategy implements Strategy {
 
         /** The distinct priorities, ascending (a pool has a handful; no map per request). */
         private static int[] priorities(EligibleRoutes eligible) {
+            int only = eligible.served().onlyPriority();
+            if (only != EligibleRoutes.MIXED && !eligible.isEmpty()) {
+                return new int[] {only}; // every served route has it, so every eligible one does (N-10: no visit)
+            }
             int[] seen = new int[4];
             int count = 0;
             for (int i = 0; i < eligible.size(); i++) {

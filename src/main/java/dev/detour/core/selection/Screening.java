@@ -16,9 +16,8 @@ final class Screening {
     private final ServedRoutes served;
     /** The accounts' groups, by place (N-10: no visit to each account for it). */
     private final long[] groupIds;
-    /** The places in the pool of the accounts that survived, in pool order; {@code survived} of them are set. */
-    private final int[] survivors;
-    private int survived;
+    /** The places in the pool of the accounts that survived, in pool order; in pool order. */
+    private final Places survivors;
     private final List<Rejection> rejections = new ArrayList<>();
     private int capableInScope;
     private boolean policyRemovedAServer;
@@ -33,17 +32,40 @@ final class Screening {
         this.accounts = pool.accounts();
         this.served = pool.served(request.family(), request.requestedModel());
         this.groupIds = served.facts().groupId;
-        this.survivors = new int[accounts.size()];
+        this.survivors = new Places(accounts.size());
         this.ratioCeiling = request.ratioCeilingPpm();
     }
 
     static Screening of(SelectionRequest request, PoolRoutes pool, Instant now) {
         Screening screening = new Screening(pool, request);
         List<BlockRule> blocks = request.activeBlockRules(now);
-        for (int i = 0; i < screening.accounts.size(); i++) {
-            screening.screen(i, request, blocks);
+        if (blocks.isEmpty()) {
+            screening.byRuns(request);
+        } else {
+            for (int i = 0; i < screening.accounts.size(); i++) {
+                screening.screen(i, request, blocks);
+            }
         }
         return screening;
+    }
+
+    /**
+     * With no block rule in force: each stretch of a group the key's policy lets through is taken whole, as worked
+     * out with the pool ({@link ServedRun}); the accounts of any other are visited one by one, as with blocks.
+     */
+    private void byRuns(SelectionRequest request) {
+        ServedRun[] runs = served.runs();
+        for (ServedRun run : runs) {
+            if (groupReason(run.groupId, request) != null) {
+                for (int i = run.from; i < run.to; i++) {
+                    screen(i, request, List.of());
+                }
+                continue;
+            }
+            rejections.addAll(run.unserved);
+            capableInScope += run.capable;
+            survivors.addAll(run.survivors);
+        }
     }
 
     private void screen(int index, SelectionRequest request, List<BlockRule> blocks) {
@@ -60,7 +82,7 @@ final class Screening {
             reject(index, ReasonCode.REJECTED_MODEL_UNMAPPED);
         } else {
             capableInScope++;
-            survivors[survived++] = index;
+            survivors.add(index);
         }
     }
 
@@ -78,6 +100,15 @@ final class Screening {
                 && blocked(route != null ? route : new Route(accounts.get(index), null, null), request, blocks)) {
             return ReasonCode.REJECTED_ADMIN_BLOCK;
         }
+        return ratioReason(request, groupId);
+    }
+
+    /** {@link #policyReason} of an account of {@code groupId} when no block rule is in force. */
+    private ReasonCode groupReason(long groupId, SelectionRequest request) {
+        return allowsGroup(request, groupId) ? ratioReason(request, groupId) : ReasonCode.REJECTED_GROUP_SCOPE;
+    }
+
+    private ReasonCode ratioReason(SelectionRequest request, long groupId) {
         if (ratioCeiling > 0 && request.group(groupId).ratioPpm() > ratioCeiling) {
             return ReasonCode.REJECTED_RATIO_CEILING;
         }
@@ -109,7 +140,7 @@ final class Screening {
 
     /** How many accounts survived steps 1–4. */
     int survived() {
-        return survived;
+        return survivors.size();
     }
 
     ServedRoutes served() {
@@ -118,7 +149,18 @@ final class Screening {
 
     /** The {@code nth} surviving account's place in the pool ({@link #served()}). */
     int slot(int nth) {
-        return survivors[nth];
+        return survivors.get(nth);
+    }
+
+    /**
+     * Whether the survivors from the {@code nth} on begin with every survivor of {@code run}, the whole stretch. They
+     * are some of its survivors in pool order, so when as many as it has run from its first to its last, they are
+     * all of them.
+     */
+    boolean tookWhole(int nth, ServedRun run) {
+        int count = run.survivors.length;
+        return count > 0 && nth + count <= survivors.size() && survivors.get(nth) == run.survivors[0]
+                && survivors.get(nth + count - 1) == run.survivors[count - 1];
     }
 
     List<Rejection> rejections() {
@@ -132,7 +174,7 @@ final class Screening {
      * {@code model_unmatched}.
      */
     PoolErrorCode error() {
-        if (survived > 0) {
+        if (survivors.size() > 0) {
             return null;
         }
         if (policyRemovedAServer) {

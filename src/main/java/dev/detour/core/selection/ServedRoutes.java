@@ -45,6 +45,10 @@ final class ServedRoutes {
     private final long[] settledWeight;
     /** The served routes' priority tiers, by priority. */
     private final Map<Integer, Tier> tiers = new HashMap<>();
+    /** The pool's stretches of one group, in pool order, with what steps 2–5 make of them. */
+    private ServedRun[] runs;
+    /** The one priority of every served route, or {@link EligibleRoutes#MIXED} when they have more (or none). */
+    private int onlyPriority = EligibleRoutes.MIXED;
 
     /** A priority tier of the served routes: how many, and its largest quota and weight (the quota ratio's). */
     private static final class Tier {
@@ -86,7 +90,7 @@ final class ServedRoutes {
                 }
             }
         }
-        served.weighQuotas();
+        served.settle();
         return served;
     }
 
@@ -102,8 +106,17 @@ final class ServedRoutes {
             served.routes[i] = routes.get(i);
             served.bridged[i] = Protocols.bridged(routes.get(i).account(), family);
         }
-        served.weighQuotas();
+        served.settle();
         return served;
+    }
+
+    /** What is worked out from the routes once they are all known: the tiers' weights, the group stretches. */
+    private void settle() {
+        weighQuotas();
+        if (tiers.size() == 1) {
+            onlyPriority = tiers.keySet().iterator().next();
+        }
+        runs = ServedRun.of(this);
     }
 
     /** Step 5: a paused or error model row drops the route outright. */
@@ -202,6 +215,16 @@ final class ServedRoutes {
     /** Whether the request reaches the route through the bridge (B-1). */
     boolean bridged(int index) {
         return bridged[index];
+    }
+
+    /** The pool's stretches of one group, in pool order ({@link ServedRun}). */
+    ServedRun[] runs() {
+        return runs;
+    }
+
+    /** The one priority all the served routes have (so any of them has), or {@link EligibleRoutes#MIXED}. */
+    int onlyPriority() {
+        return onlyPriority;
     }
 
     /** How many served routes have {@code priority} (a request's tier of that many is all of them). */

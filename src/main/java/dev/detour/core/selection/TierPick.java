@@ -48,40 +48,42 @@ final class TierPick {
     /**
      * One tier's S-4 order in two parts, so a plan ranks only what the attempt loop reaches (N-10): the
      * shortlist (the five heaviest, put in their weighted random order: the only draws) and then, asked
-     * for only when the loop gets past the shortlist, the failover tail sorted by weight. Together they are
-     * exactly {@link #order}: the five heaviest are picked out without sorting the rest, and the comparator is
-     * total (ties by account id), so sorting the rest later gives the same places.
+     * for only when the loop gets past the shortlist, the failover tail sorted by weight. The five heaviest are
+     * kept in one pass that weighs each route and keeps nothing else (an array of weights, ids and last uses per
+     * request was most of a 200-account plan's allocation); the tail is weighed again when it is asked for, at the
+     * plan's time and with the last uses as they are then, and the comparator is total (ties by account id).
+     * With the same last uses the two parts are exactly {@link #order}.
      */
     static final class Ranking {
         private final EligibleRoutes tier;
-        private final Weights weights;
-        /** Indexes into the tier of its heaviest routes, heaviest first: the shortlist. */
-        private final int[] top;
+        private final Weighing weighing;
+        /** The shortlist: the tier's heaviest routes, heaviest first, as weighed when the plan was made. */
+        private final Heaviest top;
         private final RankingContext context;
 
         Ranking(EligibleRoutes tier, RankingContext context) {
             this.tier = tier;
             this.context = context;
-            this.weights = Weights.of(tier, context);
-            this.top = weights.heaviest(Math.min(SHORTLIST, tier.size()));
+            this.weighing = Weighing.of(tier, context);
+            this.top = Heaviest.of(weighing, Math.min(SHORTLIST, tier.size()));
         }
 
         /** The shortlist in its S-4 order: fresh ones by weighted draw, then the recently used by last use. */
         List<Route> shortlist() {
-            List<Weighted> fresh = new ArrayList<>(top.length);
+            List<Weighted> fresh = new ArrayList<>(top.count);
             List<Used> recent = new ArrayList<>(0);
             long gap = EpochNanos.span(context.settings().minPickGap());
-            for (int i : top) {
-                Route route = tier.get(i);
-                long last = weights.lastUse[i]; // the last use the weight was computed from
-                if (last != EpochNanos.NEVER && weights.now - last < gap) {
-                    recent.add(new Used(route, last, weights.id[i]));
+            for (int k = 0; k < top.count; k++) {
+                Route route = tier.get(top.index[k]);
+                long last = top.lastUse[k]; // the last use the weight was computed from
+                if (last != EpochNanos.NEVER && weighing.now - last < gap) {
+                    recent.add(new Used(route, last, top.id[k]));
                 } else {
-                    fresh.add(new Weighted(route, weights.weight[i]));
+                    fresh.add(new Weighted(route, top.weight[k]));
                 }
             }
             recent.sort(Used.LEAST_RECENT_FIRST);
-            List<Route> ordered = new ArrayList<>(top.length);
+            List<Route> ordered = new ArrayList<>(top.count);
             for (Weighted w : WeightedOrder.order(fresh, Weighted::weight, context.random())) {
                 ordered.add(w.route());
             }
@@ -92,121 +94,193 @@ final class TierPick {
         /** The accounts beyond the shortlist, heaviest first: failover only. */
         List<Route> failover() {
             boolean[] shortlisted = new boolean[tier.size()];
-            for (int i : top) {
-                shortlisted[i] = true;
+            for (int k = 0; k < top.count; k++) {
+                shortlisted[top.index[k]] = true;
             }
-            List<Integer> rest = new ArrayList<>(tier.size() - top.length);
+            List<Integer> rest = new ArrayList<>(tier.size() - top.count);
             for (int i = 0; i < tier.size(); i++) {
                 if (!shortlisted[i]) {
                     rest.add(i);
                 }
             }
-            rest.sort(weights::order); // the same order that chose the shortlist
+            Weights weights = Weights.of(weighing);
+            rest.sort(weights::order); // the order that chose the shortlist
             List<Route> routes = new ArrayList<>(rest.size());
             rest.forEach(i -> routes.add(tier.get(i)));
             return routes;
         }
     }
 
+    /** Heavier first; equal weights by account id (a total order: the same places whatever the pool order). */
+    private static boolean heavier(long weight, long id, long otherWeight, long otherId) {
+        return weight != otherWeight ? weight > otherWeight : id < otherId;
+    }
+
     /**
-     * The S-4 weight, account id and last use (read once) of each route of a tier, by its index there: primitive
-     * arrays, because a plan weighs every route of its first tier on every request, and an object per route was a
-     * sixth of a 200-account pool's allocation per request (N-10). What it reads of each route comes from the
-     * pool's columns ({@link RankFacts}, {@link ServedRoutes}), and the quota ratios kept there are used when the
-     * tier's largest quota and weight are the ones they were worked out against (divisions were a large share of
-     * the weighing). The shortlist's min-pick-gap check reads the same last use the weight was computed from.
+     * How one request weighs the routes of one tier: what S-4 reads of each route comes from the pool's columns
+     * ({@link RankFacts}, {@link ServedRoutes}) and the gateway's live last picks, and the quota ratios kept with the
+     * pool are used when the tier's largest quota and weight are the ones they were worked out against (divisions
+     * were a large share of the weighing).
      */
-    private static final class Weights {
-        final long[] weight;
-        final long[] id;
-        /** {@link EpochNanos}, or {@link EpochNanos#NEVER}. */
-        final long[] lastUse;
+    private static final class Weighing {
+        final EligibleRoutes tier;
+        final RankFacts facts;
+        final ServedRoutes served;
+        final boolean settled;
+        final long maxQuota;
+        final long maxWeight;
+        final LastPicks picks;
+        final SelectionSettings settings;
         /** The request's time, in {@link EpochNanos}. */
         final long now;
 
-        private Weights(int size, long now) {
-            weight = new long[size];
-            id = new long[size];
-            lastUse = new long[size];
-            this.now = now;
+        private Weighing(EligibleRoutes tier, boolean settled, long maxQuota, long maxWeight,
+                RankingContext context) {
+            this.tier = tier;
+            this.facts = tier.facts();
+            this.served = tier.served();
+            this.settled = settled;
+            this.maxQuota = maxQuota;
+            this.maxWeight = maxWeight;
+            this.picks = context.inputs().lastPicks();
+            this.settings = context.settings();
+            this.now = EpochNanos.of(context.now());
         }
 
-        static Weights of(EligibleRoutes tier, RankingContext context) {
-            RankFacts facts = tier.facts();
-            ServedRoutes served = tier.served();
-            int size = tier.size();
+        static Weighing of(EligibleRoutes tier, RankingContext context) {
             int priority = tier.priority();
             // the settled weights kept with the pool hold for a tier of all the served routes of its priority
             // (the usual case: nothing cooling, nothing out of the key's reach), or one with the same largest
             // quota and weight; otherwise each is worked out here
-            boolean settled = priority != EligibleRoutes.MIXED && size == served.tierSize(priority);
+            if (priority != EligibleRoutes.MIXED && tier.size() == tier.served().tierSize(priority)) {
+                return new Weighing(tier, true, 0, 0, context);
+            }
+            RankFacts facts = tier.facts();
             long maxQuota = 0;
             long maxWeight = 0;
-            if (!settled) {
-                for (int i = 0; i < size; i++) {
-                    int slot = tier.slot(i);
-                    long quota = facts.quota[slot];
-                    if (quota != RankFacts.NO_QUOTA) {
-                        maxQuota = Math.max(maxQuota, quota);
-                    } else {
-                        maxWeight = Math.max(maxWeight, facts.weight[slot]);
-                    }
-                }
-                settled = priority != EligibleRoutes.MIXED && served.settledWeightsHold(priority, maxQuota, maxWeight);
-            }
-            Weights w = new Weights(size, EpochNanos.of(context.now()));
-            LastPicks picks = context.inputs().lastPicks();
-            SelectionSettings settings = context.settings();
-            for (int i = 0; i < size; i++) {
+            for (int i = 0; i < tier.size(); i++) {
                 int slot = tier.slot(i);
-                // the later of the stored last use and the gateway's last pick (NEVER is below every time)
-                long last = Math.max(facts.lastUsed[slot], picks.nanosOf(facts.id[slot]));
-                w.lastUse[i] = last;
-                w.id[i] = facts.id[slot];
-                long settledWeight = settled ? served.settledWeight(slot) : settledWeightPpm(
-                        quotaRatioPpm(facts.quota[slot], facts.weight[slot], maxQuota, maxWeight),
-                        facts.successPpm[slot]);
-                w.weight[i] = settledWeight + idleBonusPpm(last, w.now, settings);
+                long quota = facts.quota[slot];
+                if (quota != RankFacts.NO_QUOTA) {
+                    maxQuota = Math.max(maxQuota, quota);
+                } else {
+                    maxWeight = Math.max(maxWeight, facts.weight[slot]);
+                }
+            }
+            boolean settled = priority != EligibleRoutes.MIXED
+                    && tier.served().settledWeightsHold(priority, maxQuota, maxWeight);
+            return new Weighing(tier, settled, maxQuota, maxWeight, context);
+        }
+
+        int size() {
+            return tier.size();
+        }
+
+        long id(int i) {
+            return facts.id[tier.slot(i)];
+        }
+
+        /** The later of the stored last use and the gateway's last pick, read now (NEVER is below every time). */
+        long lastUse(int i) {
+            int slot = tier.slot(i);
+            return Math.max(facts.lastUsed[slot], picks.nanosOf(facts.id[slot]));
+        }
+
+        /** The {@code i}-th route's S-4 weight, idle bonus from {@code lastUse}. */
+        long weight(int i, long lastUse) {
+            int slot = tier.slot(i);
+            long settledWeight = settled ? served.settledWeight(slot) : settledWeightPpm(
+                    quotaRatioPpm(facts.quota[slot], facts.weight[slot], maxQuota, maxWeight),
+                    facts.successPpm[slot]);
+            return settledWeight + idleBonusPpm(lastUse, now, settings);
+        }
+    }
+
+    /**
+     * The {@code count} heaviest routes of a tier, heaviest first, with the weight, id and last use each was weighed
+     * with: one pass, each route compared with the lightest of those kept so far (one comparison for most of a
+     * large tier).
+     */
+    private static final class Heaviest {
+        final int count;
+        /** Indexes into the tier. */
+        final int[] index;
+        final long[] weight;
+        final long[] id;
+        /** {@link EpochNanos}, or {@link EpochNanos#NEVER}. */
+        final long[] lastUse;
+
+        private Heaviest(int count) {
+            this.count = count;
+            index = new int[count];
+            weight = new long[count];
+            id = new long[count];
+            lastUse = new long[count];
+        }
+
+        static Heaviest of(Weighing weighing, int count) {
+            Heaviest top = new Heaviest(count);
+            int kept = 0;
+            for (int i = 0; i < weighing.size() && count > 0; i++) {
+                long last = weighing.lastUse(i);
+                long w = weighing.weight(i, last);
+                long id = weighing.id(i);
+                if (kept == count && !heavier(w, id, top.weight[kept - 1], top.id[kept - 1])) {
+                    continue;
+                }
+                int at = kept < count ? kept++ : kept - 1; // the lightest kept drops out when all are taken
+                while (at > 0 && heavier(w, id, top.weight[at - 1], top.id[at - 1])) {
+                    top.move(at - 1, at);
+                    at--;
+                }
+                top.index[at] = i;
+                top.weight[at] = w;
+                top.id[at] = id;
+                top.lastUse[at] = last;
+            }
+            return top;
+        }
+
+        private void move(int from, int to) {
+            index[to] = index[from];
+            weight[to] = weight[from];
+            id[to] = id[from];
+            lastUse[to] = lastUse[from];
+        }
+    }
+
+    /**
+     * The S-4 weight and account id of each route of a tier, by its index there, in primitive arrays: what the
+     * failover tail is sorted by, and what {@link #weights} reports.
+     */
+    private static final class Weights {
+        final long[] weight;
+        final long[] id;
+
+        private Weights(int size) {
+            weight = new long[size];
+            id = new long[size];
+        }
+
+        static Weights of(Weighing weighing) {
+            Weights w = new Weights(weighing.size());
+            for (int i = 0; i < weighing.size(); i++) {
+                w.id[i] = weighing.id(i);
+                w.weight[i] = weighing.weight(i, weighing.lastUse(i));
             }
             return w;
         }
 
-        /** Heavier first; equal weights by account id (a total order: the same places whatever the pool order). */
-        private boolean heavier(int a, int b) {
-            return weight[a] != weight[b] ? weight[a] > weight[b] : id[a] < id[b];
-        }
-
-        /** {@link #heavier} as a comparator of indexes, heaviest first. */
+        /** {@link TierPick#heavier} as a comparator of indexes, heaviest first. */
         int order(int a, int b) {
-            return heavier(a, b) ? -1 : heavier(b, a) ? 1 : 0;
-        }
-
-        /**
-         * The indexes of the {@code count} heaviest, heaviest first, in one pass: each route is compared with the
-         * lightest of those kept so far (one comparison for most of a large tier, where a pass over the tier per
-         * place cost a large pool's plan most of its time).
-         */
-        int[] heaviest(int count) {
-            int[] top = new int[count];
-            int kept = 0;
-            for (int i = 0; i < weight.length && count > 0; i++) {
-                if (kept == count && !heavier(i, top[kept - 1])) {
-                    continue;
-                }
-                int at = kept < count ? kept++ : kept - 1; // the lightest kept drops out when all are taken
-                while (at > 0 && heavier(i, top[at - 1])) {
-                    top[at] = top[at - 1];
-                    at--;
-                }
-                top[at] = i;
-            }
-            return top;
+            return heavier(weight[a], id[a], weight[b], id[b]) ? -1
+                    : heavier(weight[b], id[b], weight[a], id[a]) ? 1 : 0;
         }
     }
 
     /** The S-4 weight of every account of the tier, by account id. */
     static Map<Long, Long> weights(List<Route> tier, RankingContext context) {
-        Weights w = Weights.of(EligibleRoutes.of(tier, context.request().family()), context);
+        Weights w = Weights.of(Weighing.of(EligibleRoutes.of(tier, context.request().family()), context));
         Map<Long, Long> weights = new HashMap<>();
         for (int i = 0; i < tier.size(); i++) {
             weights.put(w.id[i], w.weight[i]);
