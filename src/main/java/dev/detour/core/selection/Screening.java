@@ -16,7 +16,7 @@ final class Screening {
     private final ServedRoutes served;
     /** The accounts' groups, by place (N-10: no visit to each account for it). */
     private final long[] groupIds;
-    /** The places in the pool of the accounts that survived, in pool order; in pool order. */
+    /** The places in the pool of the accounts that survived, in pool order. */
     private final Places survivors;
     private final List<Rejection> rejections = new ArrayList<>();
     private int capableInScope;
@@ -40,7 +40,7 @@ final class Screening {
         Screening screening = new Screening(pool, request);
         List<BlockRule> blocks = request.activeBlockRules(now);
         if (blocks.isEmpty()) {
-            screening.byRuns(request);
+            screening.byStretches(request);
         } else {
             for (int i = 0; i < screening.accounts.size(); i++) {
                 screening.screen(i, request, blocks);
@@ -53,7 +53,7 @@ final class Screening {
      * With no block rule in force: each stretch of a group the key's policy lets through is taken whole, as worked
      * out with the pool ({@link ServedRun}); the accounts of any other are visited one by one, as with blocks.
      */
-    private void byRuns(SelectionRequest request) {
+    private void byStretches(SelectionRequest request) {
         ServedRun[] runs = served.runs();
         for (ServedRun run : runs) {
             if (groupReason(run.groupId, request) != null) {
