@@ -8,7 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import dev.detour.testkit.JitProbe;
 import dev.detour.testkit.ProductionFlags;
+import jitprobe.OutsideDetour;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,7 +48,33 @@ class ProductionJvmFlagsTest {
     void theBuildsJvmStartsWithThem() throws Exception {
         String output = javaWithProductionFlags("-XX:+PrintFlagsFinal", "-version");
         assertTrue(output.matches("(?s).*\\bCICompilerCount\\s+= 4\\b.*"), "four compiler threads");
-        assertTrue(output.matches("(?s).*\\bCompileThresholdScaling\\s+= 0\\.25.*"), "C2 after a quarter of the calls");
+        assertTrue(output.matches("(?s).*\\bCompileThresholdScaling\\s+= 1\\.0.*"),
+                "the JVM's own thresholds stay the default (session 51: a quarter for all of it slowed the start)");
+    }
+
+    /**
+     * N-6: under the production flags a method of Detour's reaches C2 after a quarter of the calls it would
+     * otherwise need, and the same method outside Detour's packages does not ({@link JitProbe}, {@code -Xbatch}:
+     * each compile is done before the next call, so the listing does not depend on the machine's speed).
+     */
+    @Test
+    void detoursOwnMethodsReachC2AfterAQuarterOfTheCallsAndNoOtherDoes() throws Exception {
+        String output = javaWithProductionFlags("-Xbatch", "-XX:+PrintCompilation",
+                "-cp", System.getProperty("java.class.path"), JitProbe.class.getName());
+        assertTrue(output.contains("probe done"), output);
+        assertEquals(Set.of(3, 4), tiersCompiled(output, JitProbe.class), output);
+        assertEquals(Set.of(3), tiersCompiled(output, OutsideDetour.class), output);
+    }
+
+    /** The tiers {@code -XX:+PrintCompilation} lists a compile of {@code probe}'s {@code mix} at. */
+    private static Set<Integer> tiersCompiled(String printCompilation, Class<?> probe) {
+        Pattern compile = Pattern.compile("\\s(\\d)\\s+" + Pattern.quote(probe.getName() + "::mix") + " \\(");
+        return printCompilation.lines()
+                .filter(line -> !line.contains("made not entrant"))
+                .map(compile::matcher)
+                .filter(Matcher::find)
+                .map(match -> Integer.parseInt(match.group(1)))
+                .collect(Collectors.toSet());
     }
 
     /**
