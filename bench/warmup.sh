@@ -81,6 +81,9 @@ for leg in $LEGS; do
   third=$(( SLICES / 3 > 0 ? SLICES / 3 : 1 ))
   plateau=0
   for ((i = SLICES - third; i < SLICES; i++)); do (( rates[i] > plateau )) && plateau=${rates[i]}; done
+  # the median of the last third too: this VM's slices drift ±10-20 % within a leg, and the best of them is
+  # the high edge of that noise (the 80 % mark is still taken against the best)
+  median="$(printf '%s\n' "${rates[@]:SLICES-third}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
   first80="never"
   for ((i = 0; i < SLICES; i++)); do
     if (( rates[i] * 10 >= plateau * 8 )); then first80="slice $((i + 1)) ($(( (i + 1) * 5 )) s)"; break; fi
@@ -88,7 +91,7 @@ for leg in $LEGS; do
   {
     echo "## leg $leg ($java ${extra[*]:-})"
     echo
-    echo "ready after ${READY_MS} ms; plateau ${plateau} req/s; 80 % of it first in ${first80}"
+    echo "ready after ${READY_MS} ms; plateau ${plateau} req/s (median of the last third ${median}); 80 % of it first in ${first80}"
     echo
     echo "| slice (5 s) | $(seq -s ' | ' 1 "$SLICES") |"
     echo "|---$(printf '|---:%.0s' $(seq 1 "$SLICES"))|"

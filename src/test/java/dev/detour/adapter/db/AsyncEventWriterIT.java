@@ -14,6 +14,8 @@ import dev.detour.testkit.Gateway;
 import dev.detour.testkit.Rows;
 import dev.detour.testkit.TestDatabase;
 import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -158,6 +160,56 @@ class AsyncEventWriterIT {
                 "the queue emptied: the counters followed at once");
         writer.close();
         assertEquals(1_400, Rows.number("SELECT COUNT(*) FROM request_events"));
+    }
+
+    /**
+     * N-10: whether the counters follow a batch is decided once the batch is written, by whether events came
+     * meanwhile, not when the writer took it (taking a batch empties the queue, so under load the counters went
+     * out after every batch: an UPDATE per account served, ~190 per batch with a 200-account pool). The batch's
+     * write is held on the key's row lock while more events arrive.
+     */
+    @Test
+    void eventsArrivingWhileABatchIsWrittenKeepItsCountersForTheFlushAfterThem() throws Exception {
+        SynchronousQueue<Integer> gathered = new SynchronousQueue<>();
+        SynchronousQueue<Boolean> proceed = new SynchronousQueue<>();
+        AtomicInteger gathers = new AtomicInteger();
+        AsyncEventWriter writer = new AsyncEventWriter(TestDatabase.database(), 5_000, journal, null, 64 << 20,
+                () -> { }, () -> {
+                    gathered.put(gathers.incrementAndGet());
+                    proceed.take();
+                }, () -> 0L); // the flush interval never passes: only an empty queue lets the counters go
+        writer.touchAccount(1, true, T0, "gpt-x");
+        writer.emit(numbered(0));
+        assertEquals(1, gathered.take());
+        try (Connection lock = TestDatabase.database().dataSource().getConnection()) {
+            lock.setAutoCommit(false);
+            try (Statement statement = lock.createStatement()) {
+                statement.executeQuery("SELECT spent_micros FROM detour_keys WHERE id = 7 FOR UPDATE").close();
+            }
+            proceed.put(true); // the writer takes event 0 alone (the queue is empty now) and waits on the key's row
+            Gateway.await(() -> Rows.number("SELECT COUNT(*) FROM information_schema.PROCESSLIST " // its own user's
+                    + "WHERE INFO LIKE 'UPDATE detour_keys SET spent_micros%'") == 1,
+                    "the batch's write waiting on the key's row");
+            writer.touchAccount(2, true, T0.plusSeconds(1), null);
+            for (int i = 1; i <= 3; i++) {
+                writer.emit(numbered(i));
+            }
+            lock.rollback();
+        }
+
+        assertEquals(2, gathered.take(), "the first batch is written and the writer gathers the next");
+        assertEquals(1, Rows.number("SELECT COUNT(*) FROM request_events"));
+        assertEquals(0, Rows.number("SELECT success_count FROM accounts WHERE id = 1"),
+                "events came while the batch was written: its counters wait for the flush after them");
+        assertEquals(0, writer.written());
+        assertEquals(4, writer.depth());
+        proceed.put(true); // events 1-3, and nothing after them: the counters follow at once
+
+        Gateway.await(() -> writer.depth() == 0, "the second batch and the counters");
+        assertEquals(4, writer.written());
+        assertEquals("1 1", Rows.column("SELECT CONCAT((SELECT success_count FROM accounts WHERE id = 1), ' ', "
+                + "(SELECT success_count FROM accounts WHERE id = 2)) AS t", "t"));
+        writer.close();
     }
 
     /**
