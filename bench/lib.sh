@@ -8,10 +8,14 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 new_token() { echo "$1-admin-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"; } # prefix → a fresh admin token
 
 start_fake_upstream() { # java log [PKCS12 key store: https] → FAKE_PORT: Detour's fake upstream in bench mode (its own
-  # process group), from FAKE_JAR (default: the jar under test)
+  # process group), from FAKE_JAR (default: the jar under test); returns once it listens
   FAKE_PORT="$(free_port)"
   setsid "$1" -Xmx1g -cp "${FAKE_JAR:-$JAR}" dev.detour.fake.Main bench "$FAKE_PORT" ${3:+"$3"} >"$2" 2>&1 &
   PIDS+=("$!")
+  until (exec 3<>"/dev/tcp/127.0.0.1/$FAKE_PORT") 2>/dev/null; do
+    kill -0 "${PIDS[-1]}" 2>/dev/null || { tail -20 "$2" >&2; exit 1; }
+    sleep 0.05
+  done
 }
 
 # A Detour from the jar on a data dir, in its own process group, waited for until its ready line. More

@@ -40,7 +40,6 @@ start_fake_upstream "$JAVA25" "$WORK/fake.log"
 # The fake upstream is a JVM too, on the same two cores: cold, its own JIT took ~5 s of CPU from the first
 # leg's first 10 s and served slower meanwhile (session 51: Java 17's third slice 12.7k against 14.3k warm).
 # A real upstream is warm when Detour restarts, so the fake is warmed once, directly, before any leg.
-until curl -s -o /dev/null "http://127.0.0.1:$FAKE_PORT/" 2>/dev/null; do sleep 0.05; done
 wrk -t2 -c16 -d"${WARMUP_FAKE_SECONDS:-20}"s -s "$ROOT/bench/post.lua" \
   "http://127.0.0.1:$FAKE_PORT/v1/chat/completions" >/dev/null
 TOKEN="$(new_token warmup)"
