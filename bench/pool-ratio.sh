@@ -3,7 +3,10 @@
 # 200 (190 mapping the model and one other, 10 two other models), as bench/run.sh's pool leg — and a key for each
 # with run.sh's limits; then wrk -t2 -c16 in 5 s slices alternating the 4-account key and the 200-account key, and per
 # pair the ratio 200 / 4 and Detour's CPU per request for each. Slices next to each other in one process cancel most of
-# a shared VM's drift, which separate runs of bench/slices.sh (±10 % between legs of one jar) do not.
+# a shared VM's drift, which separate runs of bench/slices.sh (±10 % between legs of one jar) do not. After each
+# slice it waits until Detour's event writer holds nothing (as bench/run.sh does after a round) and gives the rate with
+# that catch-up counted (requests ÷ (5 s + catch-up): served *and stored*, what N-10 is judged on) beside the served
+# one, and at the end how often the events spilled to the journal (the writer fell a memory queue behind).
 #
 #     bench/pool-ratio.sh [JAR=target/detour.jar] [PAIRS=10] [WARM_PAIRS=6]
 #
@@ -58,23 +61,46 @@ FOUR="$KEY"
 new_key "{\"name\":\"pool\",\"groups\":{\"include_future\":false,\"include\":[\"pool\"]},$limits}"
 POOL="$KEY"
 ticks="$(getconf CLK_TCK)"
-slice() { # key → "req/s µs-of-CPU-per-request"
-  local before after out requests
+metric() { curl -sf -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
+catch_up_ms() { # → ms until the event writer held nothing (memory queue empty, no spill), as bench/run.sh's writer_catch_up
+  local start behind depth spilled
+  start="$(date +%s%N)"
+  behind="$start"
+  while true; do
+    depth="$(metric detour_event_queue_depth)"
+    spilled="$(metric detour_event_journal_spilled)"
+    [[ "$depth" == 0 && "$spilled" == 0 ]] && break
+    behind="$(date +%s%N)"
+    ((behind - start < 300000000000)) || { echo "the event writer still behind after 300 s" >&2; exit 1; }
+    sleep 0.05
+  done
+  echo $(((behind - start) / 1000000))
+}
+slice() { # key → "req/s µs-of-CPU-per-request stored-req/s catch-up-ms"
+  local before after out requests caught
   before="$(cpu "$DETOUR_PID")"
   out="$(BENCH_BEARER="$1" wrk -t2 -c16 -d5s -s "$ROOT/bench/post.lua" "http://127.0.0.1:$PORT/v1/chat/completions")"
   after="$(cpu "$DETOUR_PID")"
   if grep -q "Non-2xx" <<<"$out"; then echo "$(grep Non-2xx <<<"$out") — not a measurement" >&2; exit 1; fi
   requests="$(sed -n 's/^wrk.requests=//p' <<<"$out")"
-  echo "$(( requests / 5 )) $(( requests > 0 ? (after - before) * 1000000 / ticks / requests : 0 ))"
+  caught="$(catch_up_ms)"
+  echo "$(( requests / 5 )) $(( requests > 0 ? (after - before) * 1000000 / ticks / requests : 0 ))" \
+    "$(( requests * 1000 / (5000 + caught) )) $caught"
 }
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 echo "$(basename "$JAR") on $JAVA; $WARM warm-up pairs, then $PAIRS measured ($(date -u +%H:%M) UTC)"
 for ((w = 1; w <= WARM; w++)); do slice "$FOUR" >/dev/null; slice "$POOL" >/dev/null; done
 ratios=()
+stored_ratios=()
 for ((p = 1; p <= PAIRS; p++)); do
-  read -r r4 c4 <<<"$(slice "$FOUR")"
-  read -r r200 c200 <<<"$(slice "$POOL")"
+  read -r r4 c4 s4 k4 <<<"$(slice "$FOUR")"
+  read -r r200 c200 s200 k200 <<<"$(slice "$POOL")"
   ratio="$(awk -v a="$r200" -v b="$r4" 'BEGIN { printf "%.3f", a / b }')"
+  stored="$(awk -v a="$s200" -v b="$s4" 'BEGIN { printf "%.3f", a / b }')"
   ratios+=("$ratio")
-  echo "pair $p: 4 accounts $r4 req/s at $c4 µs CPU per request; 200 accounts $r200 req/s at $c200 µs; ratio $ratio"
+  stored_ratios+=("$stored")
+  echo "pair $p: 4 accounts $r4 req/s at $c4 µs CPU per request, $s4 stored (catch-up $k4 ms);" \
+    "200 accounts $r200 req/s at $c200 µs, $s200 stored ($k200 ms); ratio $ratio, stored $stored"
 done
-echo "median ratio 200 / 4: $(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')"
+echo "median ratio 200 / 4: $(printf '%s\n' "${ratios[@]}" | median); stored: $(printf '%s\n' "${stored_ratios[@]}" | median)"
+echo "spills to the journal: $(grep -c 'request events spill to the journal' "$WORK/detour.log")"

@@ -79,7 +79,8 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
      * flush is one UPDATE per account served since the last one, so with a 200-account pool one after every
      * ~20 ms batch was ~190 row updates per batch, about one per request and as much of MariaDB's CPU as the
      * event rows themselves (docs/performance.md, session 29). When the queue is empty after a batch (light load,
-     * a test) the counters follow at once, as before.
+     * a test) the counters follow at once, as before — but not after a batch read back from a spill, where the
+     * queue is always empty ({@code touchesDueWhileSpilled}).
      */
     static final long TOUCH_FLUSH_MILLIS = 1_000;
 
@@ -527,7 +528,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                     finished.add(r.entry().event());
                 }
             }
-            if (!writeReliably(finished, false)) {
+            if (!writeReliably(finished, false, this::touchesDueWhileSpilled)) {
                 return -1;
             }
             written += finished.size();
@@ -590,7 +591,19 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
      * load (an UPDATE per account served, up to ~190 with a 200-account pool; session 51, N-10 on JDK 25).
      */
     private boolean touchesDue() {
-        return !running || queue.isEmpty()
+        return queue.isEmpty() || touchesDueWhileSpilled();
+    }
+
+    /**
+     * After a batch read back from the journal: at most every second. While spilled new events skip the memory
+     * queue, so it is empty after every batch, and the counters went out after each batch read back (up to
+     * {@value #RECORDS} journal records) — with a 200-account pool ~380 row statements per batch, on the very writer
+     * that had fallen behind (N-10: on JDK 25 the pool leg's catch-up after a round was two to five times the
+     * 4-account leg's, session 52). Once the memory queue takes over again, or the writer idles, the counters follow
+     * as after any batch.
+     */
+    private boolean touchesDueWhileSpilled() {
+        return !running
                 || nanoTime.getAsLong() - touchesFlushedNanos >= TimeUnit.MILLISECONDS.toNanos(TOUCH_FLUSH_MILLIS);
     }
 

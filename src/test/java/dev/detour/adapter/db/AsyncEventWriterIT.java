@@ -213,6 +213,57 @@ class AsyncEventWriterIT {
     }
 
     /**
+     * N-10: events read back from the journal after a spill keep the account counters for the interval's flush (or
+     * the writer's idle beat), as a memory batch with more events behind it does. While spilled the memory queue is
+     * empty after every batch, and the counters went out after each ~1,000 events read back: with a 200-account pool
+     * ~380 row statements per batch, on the writer that had fallen behind. Here a spill's second pass reads back
+     * 2,000 events (two batches) after an account was touched; the counters wait until the spill has ended and the
+     * writer idles.
+     */
+    @Test
+    void eventsReadBackAfterASpillKeepTheCountersForTheIntervalsFlush() throws Exception {
+        CountDownLatch gathering = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger passes = new AtomicInteger();
+        AtomicLong countAfterSecondPass = new AtomicLong(-1);
+        AtomicInteger next = new AtomicInteger(2_501);
+        List<AsyncEventWriter> self = new ArrayList<>(1);
+        AsyncEventWriter writer = new AsyncEventWriter(TestDatabase.database(), 5, journal, null, 64 << 20, () -> {
+            AsyncEventWriter w = self.get(0);
+            if (passes.incrementAndGet() == 1) { // still spilled: these go to the journal only, for the second pass
+                w.touchAccount(2, true, T0.plusSeconds(1), null);
+                for (int i = 0; i < 2_000; i++) {
+                    w.emit(numbered(next.getAndIncrement()));
+                }
+            } else if (passes.get() == 2) {
+                countAfterSecondPass.set(Rows.number("SELECT success_count FROM accounts WHERE id = 2"));
+            }
+        }, () -> {
+            gathering.countDown();
+            release.await();
+        }, () -> 0L); // the flush interval never passes while the writer runs
+        self.add(writer);
+        writer.touchAccount(1, true, T0, "gpt-x");
+        writer.emit(numbered(0));
+        assertTrue(gathering.await(30, TimeUnit.SECONDS), "the writer holds event 0 and waits for more");
+        for (int i = 1; i < 2_501; i++) { // the queue takes 5 of these, the rest spill to the journal
+            writer.emit(numbered(i));
+        }
+        assertTrue(writer.spilled());
+        release.countDown();
+
+        Gateway.await(() -> writer.spillsEnded() == 1 && writer.written() == 4_501,
+                "the spill written and then, with the writer idle, the counters");
+        assertEquals(2, passes.get(), "the first pass, then the 2,000 events it left in the journal");
+        assertEquals(0, countAfterSecondPass.get(),
+                "2,000 events read back in two batches: the counters did not follow them");
+        assertEquals("1 1", Rows.column("SELECT CONCAT((SELECT success_count FROM accounts WHERE id = 1), ' ', "
+                + "(SELECT success_count FROM accounts WHERE id = 2)) AS t", "t"));
+        assertEquals(4_501, Rows.number("SELECT COUNT(*) FROM request_events"));
+        writer.close();
+    }
+
+    /**
      * D-2/D-5: what a killed run left in its journal slot (req00 finished; req01 started and never finished;
      * req02 finished and already committed before the kill, its spend with it) is written at the next start:
      * req00 once, req01 as an interrupted failure, req02 not a second time and its spend not added again.
