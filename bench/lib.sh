@@ -1,4 +1,4 @@
-# Shared by the quick harnesses (hold.sh, slices.sh, warmup.sh); sourced, not run. The caller sets
+# Shared by the quick harnesses (hold.sh, slices.sh, warmup.sh, pool-ratio.sh, stack-ceiling.sh); sourced, not run. The caller sets
 #   JAR     the Detour jar;  PIDS    an array the exit trap stops (each started process is added to it)
 #   TOKEN   the admin token start_detour gives Detour and admin sends (new_token makes one)
 #   PORT    the port admin talks to (start_detour's port, as the caller chose it)
@@ -54,3 +54,20 @@ new_key() { # [key JSON] → KEY: the "key" field, not the first dtr- string (th
 }
 
 cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; } # pid → user + system ticks
+
+metric() { curl -sf -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/metrics" | awk -v m="$1" '$1 == m { print $2 }'; } # name → its value on /metrics
+
+writer_catch_up_ms() { # → ms until Detour's event writer held nothing (memory queue empty, no spill); bench/run.sh's writer_catch_up
+  local start behind depth spilled
+  start="$(date +%s%N)"
+  behind="$start"
+  while true; do
+    depth="$(metric detour_event_queue_depth)"
+    spilled="$(metric detour_event_journal_spilled)"
+    [[ "$depth" == 0 && "$spilled" == 0 ]] && break
+    behind="$(date +%s%N)"
+    ((behind - start < 300000000000)) || { echo "the event writer still behind after 300 s" >&2; exit 1; }
+    sleep 0.05
+  done
+  echo $(((behind - start) / 1000000))
+}

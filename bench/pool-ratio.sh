@@ -61,21 +61,6 @@ FOUR="$KEY"
 new_key "{\"name\":\"pool\",\"groups\":{\"include_future\":false,\"include\":[\"pool\"]},$limits}"
 POOL="$KEY"
 ticks="$(getconf CLK_TCK)"
-metric() { curl -sf -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
-catch_up_ms() { # → ms until the event writer held nothing (memory queue empty, no spill), as bench/run.sh's writer_catch_up
-  local start behind depth spilled
-  start="$(date +%s%N)"
-  behind="$start"
-  while true; do
-    depth="$(metric detour_event_queue_depth)"
-    spilled="$(metric detour_event_journal_spilled)"
-    [[ "$depth" == 0 && "$spilled" == 0 ]] && break
-    behind="$(date +%s%N)"
-    ((behind - start < 300000000000)) || { echo "the event writer still behind after 300 s" >&2; exit 1; }
-    sleep 0.05
-  done
-  echo $(((behind - start) / 1000000))
-}
 slice() { # key → "req/s µs-of-CPU-per-request stored-req/s catch-up-ms"
   local before after out requests caught
   before="$(cpu "$DETOUR_PID")"
@@ -83,7 +68,7 @@ slice() { # key → "req/s µs-of-CPU-per-request stored-req/s catch-up-ms"
   after="$(cpu "$DETOUR_PID")"
   if grep -q "Non-2xx" <<<"$out"; then echo "$(grep Non-2xx <<<"$out") — not a measurement" >&2; exit 1; fi
   requests="$(sed -n 's/^wrk.requests=//p' <<<"$out")"
-  caught="$(catch_up_ms)"
+  caught="$(writer_catch_up_ms)"
   echo "$(( requests / 5 )) $(( requests > 0 ? (after - before) * 1000000 / ticks / requests : 0 ))" \
     "$(( requests * 1000 / (5000 + caught) )) $caught"
 }

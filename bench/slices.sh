@@ -53,7 +53,6 @@ for ((n = 1; n <= ACCOUNTS; n++)); do add_account "json-$n" bench-json "$UPSTREA
 for ((n = 1; n <= ${SLICES_OTHERS:-0}; n++)); do add_account "other-$n" bench-other "$UPSTREAM"; done
 new_key "${SLICES_KEY:-}"
 ticks="$(getconf CLK_TCK)"
-metric() { curl -sf -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
 MARIADB_PID="$(pgrep -P "$DETOUR_PID" mariadbd | head -1)" # the embedded database: its CPU is not in Detour's
 db_cpu() { if [[ -n "$MARIADB_PID" ]]; then cpu "$MARIADB_PID"; else echo 0; fi; }
 written=0

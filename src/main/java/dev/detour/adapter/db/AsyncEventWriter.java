@@ -80,7 +80,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
      * ~20 ms batch was ~190 row updates per batch, about one per request and as much of MariaDB's CPU as the
      * event rows themselves (docs/performance.md, session 29). When the queue is empty after a batch (light load,
      * a test) the counters follow at once, as before — but not after a batch read back from a spill, where the
-     * queue is always empty ({@code touchesDueWhileSpilled}).
+     * queue is always empty ({@code touchesIntervalPassed}).
      */
     static final long TOUCH_FLUSH_MILLIS = 1_000;
 
@@ -528,7 +528,7 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
                     finished.add(r.entry().event());
                 }
             }
-            if (!writeReliably(finished, false, this::touchesDueWhileSpilled)) {
+            if (!writeReliably(finished, false, this::touchesIntervalPassed)) {
                 return -1;
             }
             written += finished.size();
@@ -591,18 +591,19 @@ public final class AsyncEventWriter implements EventSink, AutoCloseable {
      * load (an UPDATE per account served, up to ~190 with a 200-account pool; session 51, N-10 on JDK 25).
      */
     private boolean touchesDue() {
-        return queue.isEmpty() || touchesDueWhileSpilled();
+        return queue.isEmpty() || touchesIntervalPassed();
     }
 
     /**
-     * After a batch read back from the journal: at most every second. While spilled new events skip the memory
-     * queue, so it is empty after every batch, and the counters went out after each batch read back (up to
-     * {@value #RECORDS} journal records) — with a 200-account pool ~380 row statements per batch, on the very writer
-     * that had fallen behind (N-10: on JDK 25 the pool leg's catch-up after a round was two to five times the
+     * The flush interval has passed since the last flush (or the writer is closing): the rule after a memory batch
+     * with events behind it, and the only rule after a batch read back from the journal: while spilled new events
+     * skip the memory queue, so it is empty after every batch, and the counters went out after each batch read back
+     * (up to {@value #RECORDS} journal records) — with a 200-account pool ~380 row statements per batch, on the very
+     * writer that had fallen behind (N-10: on JDK 25 the pool leg's catch-up after a round was two to five times the
      * 4-account leg's, session 52). Once the memory queue takes over again, or the writer idles, the counters follow
      * as after any batch.
      */
-    private boolean touchesDueWhileSpilled() {
+    private boolean touchesIntervalPassed() {
         return !running
                 || nanoTime.getAsLong() - touchesFlushedNanos >= TimeUnit.MILLISECONDS.toNanos(TOUCH_FLUSH_MILLIS);
     }
