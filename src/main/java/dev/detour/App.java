@@ -36,6 +36,7 @@ import dev.detour.gateway.admission.SmartKeyFacts;
 import dev.detour.gateway.live.StateRecorder;
 import dev.detour.recovery.RecoveryScheduler;
 import dev.detour.server.AnswerIdle;
+import dev.detour.server.CarrierPriority;
 import dev.detour.server.ClientGuards;
 import dev.detour.server.ConnectionCap;
 import dev.detour.server.ForwardedProtoCustomizer;
@@ -215,6 +216,8 @@ public final class App implements AutoCloseable {
         try {
             storage.database().migrate();
             app = new App(config, storage, clock);
+            // JDK 21+: a request on a virtual thread runs at its carrier's priority, lowered as the platform ones
+            CarrierPriority.lowerTo(JettyServer.PLATFORM_REQUEST_THREAD_PRIORITY);
             app.server.start();
             if (app.front != null) {
                 app.front.start(JettyServer.ACCEPT_QUEUE);

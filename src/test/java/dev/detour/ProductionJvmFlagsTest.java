@@ -9,12 +9,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import dev.detour.server.CarrierPriority;
+import dev.detour.testkit.Jdk21;
 import dev.detour.testkit.JitProbe;
 import dev.detour.testkit.ProductionFlags;
 import jitprobe.OutsideDetour;
+import org.eclipse.jetty.util.VirtualThreads;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -98,6 +106,34 @@ class ProductionJvmFlagsTest {
         }
     }
 
+    /**
+     * N-8 on JDK 21+: a virtual thread runs at its carrier's nice, and the carriers are lowered to the request
+     * threads' nice 10 ({@link dev.detour.server.CarrierPriority}) — those running when Detour starts and those the
+     * scheduler adds later (here two more, started after the lowering: four virtual threads that each hold a carrier
+     * until all four run at once), while a platform thread of normal priority stays at nice 0.
+     */
+    @Test
+    void onJdk21AndLaterTheVirtualThreadsCarriersRunAtNiceTen() throws Exception {
+        String java = Jdk21.java();
+        Assumptions.assumeTrue(java != null,
+                "!!! SKIPPED onJdk21AndLaterTheVirtualThreadsCarriersRunAtNiceTen: no JDK 21+ under /usr/lib/jvm !!!");
+        List<String> command = new ArrayList<>(List.of(java, "-Djdk.virtualThreadScheduler.parallelism=4"));
+        command.addAll(productionFlags());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), CarrierNices.class.getName()));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, child.waitFor(), output);
+        List<String> lines = output.lines().toList();
+        assertTrue(lines.stream().anyMatch(line -> line.matches("lowered [12]")),
+                "one or two carriers when lowered: " + output);
+        List<String> virtual = lines.stream().filter(line -> line.startsWith("virtual ")).toList();
+        assertEquals(4, virtual.size(), output);
+        assertTrue(virtual.stream().allMatch(line -> line.startsWith("virtual 10 on ")), output);
+        assertEquals(4, virtual.stream().map(line -> line.substring(line.lastIndexOf(' '))).distinct().count(),
+                "four carriers, two or more added after the lowering: " + output);
+        assertTrue(lines.contains("platform 0"), output);
+    }
+
     /** N-7: the service may raise a stream's thread back to its own nice 0, never above it. */
     @Test
     void theDocumentedUnitLetsTheServiceRaiseAThreadBackToNiceZero() throws Exception {
@@ -139,12 +175,48 @@ class ProductionJvmFlagsTest {
         }
 
         /** Field 19 of a task's stat: its nice value (fields counted after the parenthesised name). */
-        private static String nice(Path task) {
+        static String nice(Path task) {
             try {
                 String stat = Files.readString(task.resolve("stat"));
                 return stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16];
             } catch (java.io.IOException e) {
                 return null;
+            }
+        }
+    }
+
+    /**
+     * Run on JDK 21+ under the production flags with four carriers: lowers the carriers as Detour's start does, then
+     * four virtual threads that each spin on their carrier until all four run at once, so the scheduler must have
+     * added carriers after the lowering; each prints its carrier's nice (/proc/thread-self is the OS thread).
+     */
+    public static final class CarrierNices {
+        public static void main(String[] args) throws Exception {
+            System.out.println("lowered " + CarrierPriority.lowerTo(Thread.MIN_PRIORITY));
+            AtomicInteger running = new AtomicInteger();
+            CountDownLatch done = new CountDownLatch(4);
+            Executor virtual = VirtualThreads.getNamedVirtualThreadsExecutor("carrier-nices");
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            for (int i = 0; i < 4; i++) {
+                virtual.execute(() -> {
+                    running.incrementAndGet();
+                    while (running.get() < 4 && System.nanoTime() - giveUp < 0) {
+                        Thread.onSpinWait(); // holds the carrier: the other three need carriers of their own
+                    }
+                    Path carrier = Path.of("/proc/thread-self");
+                    System.out.println("virtual " + ThreadNices.nice(carrier) + " on " + tid(carrier));
+                    done.countDown();
+                });
+            }
+            done.await();
+            System.out.println("platform " + ThreadNices.nice(Path.of("/proc/thread-self")));
+        }
+
+        private static String tid(Path task) {
+            try {
+                return task.toRealPath().getFileName().toString();
+            } catch (java.io.IOException e) {
+                return "?";
             }
         }
     }

@@ -39,8 +39,8 @@ public final class JettyServer {
      * ({@code bin/jvm-flags}), is nice 10: the writer, MariaDB and the other nice-0 threads win a contested core and
      * keep pace; served throughput is the same (nice 4, the JVM's own mapping, sufficed at Jetty's 8k req/s, not at
      * the front's 12k: session 43). The front's platform connection threads run at this priority too. Without that
-     * flag the JVM ignores thread priorities. On virtual threads (21+) the request threads are two carriers and the
-     * writer keeps up as it is: their priority stays normal.
+     * flag the JVM ignores thread priorities. On virtual threads (21+) a request runs at its carrier's priority, and
+     * the carriers are lowered to this one too ({@link CarrierPriority}).
      */
     public static final int PLATFORM_REQUEST_THREAD_PRIORITY = Thread.MIN_PRIORITY;
 

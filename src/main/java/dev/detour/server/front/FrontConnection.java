@@ -170,7 +170,9 @@ final class FrontConnection implements Runnable {
      * rather than 0: 11 % fewer completed, 12 % fewer receiving; raising from the first chunk alone measured within
      * noise: docs/performance.md, sessions 46–47). The writer has one event per stream to store, not per frame.
      * Going back up needs the right to (root, CAP_SYS_NICE, or the systemd unit's {@code LimitNICE=+0}); without it
-     * the JVM's call changes nothing. A virtual thread's priority is always normal.
+     * the JVM's call changes nothing. A virtual thread cannot be raised alone: it runs at its carrier's priority,
+     * lowered as the platform threads are ({@link dev.detour.server.CarrierPriority}); once a stream is held its frames
+     * leave through the stream pump, a thread at normal priority.
      */
     void relayingAsItComes() {
         Thread thread = Thread.currentThread();
