@@ -44,6 +44,13 @@ class MetricsIT extends OneUpstreamCase {
         }
         upstream.enqueue(Reply.openAiError(500, "boom", "server_error"));
         assertTrue(gw.chat("gpt-5.6-sol").statusCode() >= 500);
+        // a request is counted with its event, which its thread records once the answer is out: the client can
+        // read the answer, and scrape, before that (a full suite run once did)
+        double counted = before.getOrDefault(SUCCESS, 0.0) + before.getOrDefault(FAILURE, 0.0) + 4;
+        Gateway.await(() -> {
+            Map<String, Double> now = metrics();
+            return now.getOrDefault(SUCCESS, 0.0) + now.getOrDefault(FAILURE, 0.0) == counted;
+        }, "the four requests counted");
         Map<String, Double> after = metrics();
 
         assertEquals(before.getOrDefault(SUCCESS, 0.0) + 3, after.get(SUCCESS));
