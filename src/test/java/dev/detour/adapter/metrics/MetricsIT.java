@@ -45,11 +45,12 @@ class MetricsIT extends OneUpstreamCase {
         upstream.enqueue(Reply.openAiError(500, "boom", "server_error"));
         assertTrue(gw.chat("gpt-5.6-sol").statusCode() >= 500);
         // a request is counted with its event, which its thread records once the answer is out: the client can
-        // read the answer, and scrape, before that (a full suite run once did)
+        // read the answer, and scrape, before that (a full suite run once did); its latency is recorded last
         double counted = before.getOrDefault(SUCCESS, 0.0) + before.getOrDefault(FAILURE, 0.0) + 4;
         Gateway.await(() -> {
             Map<String, Double> now = metrics();
-            return now.getOrDefault(SUCCESS, 0.0) + now.getOrDefault(FAILURE, 0.0) == counted;
+            return now.getOrDefault(SUCCESS, 0.0) + now.getOrDefault(FAILURE, 0.0) == counted
+                    && now.getOrDefault("detour_request_duration_seconds_count", 0.0) == 4.0;
         }, "the four requests counted");
         Map<String, Double> after = metrics();
 
